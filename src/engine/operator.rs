@@ -1,0 +1,967 @@
+//! Flink's `WindowOperator` (and `EvictingWindowOperator`) for one parallel instance: keyed
+//! window state, the trigger, the evictor, the merging window set and the event-time timer
+//! service, with Flink's exact order of operations. Every method names the Flink method it
+//! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
+
+use std::collections::BTreeMap;
+
+use super::output::{FlinkError, Firing, Output};
+use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
+use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
+use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
+use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
+
+/// The trigger after resolving the assigner's default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerKind {
+    /// `EventTimeTrigger`: timer at `max_timestamp`, FIRE when it fires; FIRE at once for an
+    /// element whose window's `max_timestamp <= watermark`.
+    EventTime,
+    /// `GlobalWindows.NeverTrigger`.
+    Never,
+    /// `GlobalWindows.EndOfStreamTrigger`: a timer at `Long.MAX_VALUE`.
+    EndOfStream,
+    /// `CountTrigger.of(n)`.
+    Count(i64),
+    /// `ContinuousEventTimeTrigger.of(interval)`.
+    ContinuousEventTime(Millis),
+}
+
+/// `TriggerResult`: CONTINUE, FIRE, PURGE or FIRE_AND_PURGE.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TriggerResult {
+    pub fire: bool,
+    pub purge: bool,
+}
+
+impl TriggerResult {
+    pub const CONTINUE: TriggerResult = TriggerResult { fire: false, purge: false };
+    pub const FIRE: TriggerResult = TriggerResult { fire: true, purge: false };
+}
+
+/// The operator's configuration after Flink's build-time checks.
+#[derive(Clone, Debug)]
+pub struct OperatorConfig {
+    pub assigner: AssignerSpec,
+    pub trigger: TriggerKind,
+    /// Wrapped in `PurgingTrigger`: every FIRE becomes FIRE_AND_PURGE.
+    pub purging: bool,
+    pub evictor: Option<EvictorSpec>,
+    pub allowed_lateness: Millis,
+    pub side_output: bool,
+    pub function: WindowFunctionSpec,
+}
+
+fn illegal_argument(message: &str) -> FlinkError {
+    FlinkError::build("java.lang.IllegalArgumentException", message)
+}
+
+/// Builds the operator configuration the way Flink builds the job, in the oracle's order
+/// (assigner, trigger, evictor, allowed lateness), failing with Flink's own exception.
+pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
+    match s.assigner {
+        // `TumblingEventTimeWindows` constructor.
+        AssignerSpec::Tumbling { size, offset } if offset.unsigned_abs() >= size.max(0) as u64 => {
+            return Err(illegal_argument("TumblingEventTimeWindows parameters must satisfy abs(offset) < size"));
+        }
+        // `SlidingEventTimeWindows` constructor.
+        AssignerSpec::Sliding { size, slide, offset } if offset.unsigned_abs() >= slide.max(0) as u64 || size <= 0 => {
+            return Err(illegal_argument(
+                "SlidingEventTimeWindows parameters must satisfy abs(offset) < slide and size > 0",
+            ));
+        }
+        AssignerSpec::Sliding { size, slide, .. } if size / slide > 10_000_000 => {
+            return Err(illegal_argument(
+                "SlidingEventTimeWindows parameters must satisfy size / slide <= 10000000",
+            ));
+        }
+        // `EventTimeSessionWindows` constructor.
+        AssignerSpec::Session { gap } if gap <= 0 => {
+            return Err(illegal_argument("EventTimeSessionWindows parameters must satisfy 0 < size"));
+        }
+        _ => {}
+    }
+    let trigger = match s.trigger.base {
+        BaseTrigger::Default => match s.assigner {
+            AssignerSpec::Global => TriggerKind::Never,
+            AssignerSpec::GlobalEos => TriggerKind::EndOfStream,
+            _ => TriggerKind::EventTime,
+        },
+        BaseTrigger::EventTime => TriggerKind::EventTime,
+        BaseTrigger::Count { n } => TriggerKind::Count(n),
+        BaseTrigger::ContinuousEventTime { interval } => TriggerKind::ContinuousEventTime(interval),
+    };
+    // `WindowedStream.allowedLateness`: `checkArgument(millis >= 0, ...)`.
+    let allowed_lateness = s.lateness();
+    if allowed_lateness < 0 {
+        return Err(illegal_argument("The allowed lateness cannot be negative."));
+    }
+    Ok(OperatorConfig {
+        assigner: s.assigner.clone(),
+        trigger,
+        purging: s.trigger.purging,
+        evictor: s.evictor,
+        allowed_lateness,
+        side_output: s.side_output,
+        function: s.function,
+    })
+}
+
+/// An element as the operator stores it.
+#[derive(Clone, Copy, Debug)]
+pub struct ElementRec {
+    pub id: i64,
+    pub key: KeyId,
+    pub ts: Millis,
+    pub value: i64,
+}
+
+/// The trigger's partitioned state for one window (`ReducingState`s in Flink).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TriggerState {
+    /// `CountTrigger`'s "count".
+    count: Option<i64>,
+    /// `ContinuousEventTimeTrigger`'s "fire-time".
+    fire_time: Option<Millis>,
+}
+
+/// Tidemark's bookkeeping for a live window (not Flink state; drives the firing kind).
+#[derive(Clone, Copy, Debug, Default)]
+struct WindowMeta {
+    /// A firing happened at or after the watermark passed `max_timestamp`.
+    had_on_time_firing: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct KeyState {
+    /// Window contents (list state) per state namespace, in arrival order.
+    contents: BTreeMap<Window, Vec<ElemIdx>>,
+    /// Trigger state per (actual) window.
+    trigger_state: BTreeMap<Window, TriggerState>,
+    /// The oracle's firing counter `n`: per window for non-merging assigners (cleared with the
+    /// window); for sessions a per-key map keyed by window, see [`WindowOperator::next_firing`].
+    firings: BTreeMap<Window, u64>,
+    /// `MergingWindowSet.mapping`: in-flight window -> state window (sessions only).
+    mapping: BTreeMap<TimeWindow, TimeWindow>,
+    /// Live windows (created, not yet cleaned up or merged away).
+    live: BTreeMap<Window, WindowMeta>,
+}
+
+/// Flink's timers are ordered by timestamp only; for equal timestamps its heap gives no defined
+/// order (the oracle saw A,B,D,C and D,A,C,B). Tidemark orders ties by key (first appearance in
+/// the input), then by window, so the same input always fires in the same order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TimerKey {
+    pub time: Millis,
+    pub key: KeyId,
+    pub window: Window,
+}
+
+/// Receives the trace; `enabled = false` (benchmarks) keeps only outputs.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    pub enabled: bool,
+    pub step: usize,
+    pub seq: u64,
+    pub events: Vec<TraceEvent>,
+    pub outputs: Vec<Output>,
+}
+
+impl Recorder {
+    pub fn push(&mut self, kind: TraceKind) {
+        if self.enabled {
+            self.events.push(TraceEvent { seq: self.seq, step: self.step, kind });
+            self.seq += 1;
+        }
+    }
+}
+
+/// Counters a run reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperatorStats {
+    /// Element-window assignments made by the assigner.
+    pub assignments: u64,
+    /// Flink's `numLateRecordsDropped` metric.
+    pub late_records_dropped: u64,
+    pub side_output: u64,
+    pub silently_dropped: u64,
+    pub firings: u64,
+    pub timers_fired: u64,
+}
+
+pub struct WindowOperator {
+    cfg: OperatorConfig,
+    watermark: Millis,
+    keys: Vec<KeyState>,
+    timers: BTreeMap<TimerKey, TimerPurpose>,
+    elements: Vec<ElementRec>,
+    /// Whether an element was ever handed to the window function.
+    emitted: Vec<bool>,
+    pub rec: Recorder,
+    pub stats: OperatorStats,
+}
+
+type Flink<T> = Result<T, FlinkError>;
+
+impl WindowOperator {
+    pub fn new(cfg: OperatorConfig, trace: bool) -> Self {
+        WindowOperator {
+            cfg,
+            watermark: LONG_MIN,
+            keys: Vec::new(),
+            timers: BTreeMap::new(),
+            elements: Vec::new(),
+            emitted: Vec::new(),
+            rec: Recorder { enabled: trace, ..Recorder::default() },
+            stats: OperatorStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &OperatorConfig {
+        &self.cfg
+    }
+
+    /// `internalTimerService.currentWatermark()`.
+    pub fn current_watermark(&self) -> Millis {
+        self.watermark
+    }
+
+    pub fn pending_timers(&self) -> impl Iterator<Item = (&TimerKey, &TimerPurpose)> {
+        self.timers.iter()
+    }
+
+    pub fn element(&self, elem: ElemIdx) -> ElementRec {
+        self.elements[elem as usize]
+    }
+
+    fn is_merging(&self) -> bool {
+        self.cfg.assigner.is_merging()
+    }
+
+    /// `WindowOperator.cleanupTime`: `max_timestamp + allowed_lateness`, saturating at
+    /// `Long.MAX_VALUE` when the addition overflows (then the window is never cleaned).
+    pub fn cleanup_time(&self, window: &Window) -> Millis {
+        let max_ts = window.max_timestamp();
+        let cleanup = max_ts.wrapping_add(self.cfg.allowed_lateness);
+        if cleanup >= max_ts { cleanup } else { LONG_MAX }
+    }
+
+    /// `isWindowLate`: the window's cleanup time is not after the watermark.
+    pub fn is_window_late(&self, window: &Window) -> bool {
+        self.cleanup_time(window) <= self.watermark
+    }
+
+    /// `isElementLate`: `ts + allowed_lateness <= watermark` (Java arithmetic: it wraps).
+    pub fn is_element_late(&self, ts: Millis) -> bool {
+        ts.wrapping_add(self.cfg.allowed_lateness) <= self.watermark
+    }
+
+    fn key_state(&mut self, key: KeyId) -> &mut KeyState {
+        let idx = key as usize;
+        if self.keys.len() <= idx {
+            self.keys.resize_with(idx + 1, KeyState::default);
+        }
+        &mut self.keys[idx]
+    }
+
+    // ------------------------------------------------------------------ assigner
+
+    /// `WindowAssigner.assignWindows`, in the assigner's order.
+    fn assign_windows(&self, key_name: &str, ts: Millis) -> Flink<Vec<Window>> {
+        let no_timestamp = || {
+            FlinkError::run(
+                "java.lang.RuntimeException",
+                "Record has Long.MIN_VALUE timestamp (= no timestamp marker). Did you forget to call 'DataStream.assignTimestampsAndWatermarks(...)'?",
+            )
+        };
+        Ok(match &self.cfg.assigner {
+            AssignerSpec::Tumbling { size, offset } => {
+                if ts == LONG_MIN {
+                    return Err(no_timestamp());
+                }
+                // `(globalOffset + staggerOffset) % size` with the ALIGNED stagger (0).
+                let start = window_start_with_offset(ts, offset % size, *size);
+                vec![Window::Time(TimeWindow::new(start, start.wrapping_add(*size)))]
+            }
+            AssignerSpec::Sliding { size, slide, offset } => {
+                if ts == LONG_MIN {
+                    return Err(no_timestamp());
+                }
+                let last_start = window_start_with_offset(ts, *offset, *slide);
+                let mut windows = Vec::with_capacity((size / slide).clamp(1, 64) as usize);
+                let mut start = last_start;
+                // `for (start = lastStart; start > timestamp - size; start -= slide)`, Java long
+                // arithmetic. The count guard only matters where Java would wrap around forever.
+                while start > ts.wrapping_sub(*size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
+                    windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))));
+                    let next = start.wrapping_sub(*slide);
+                    if next > start {
+                        break;
+                    }
+                    start = next;
+                }
+                windows
+            }
+            AssignerSpec::Session { gap } => vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(*gap)))],
+            AssignerSpec::DynamicSession { default_gap, gaps } => {
+                let gap = gaps.get(key_name).copied().unwrap_or(*default_gap);
+                // `DynamicEventTimeSessionWindows.assignWindows`.
+                if gap <= 0 {
+                    return Err(FlinkError::run(
+                        "java.lang.IllegalArgumentException",
+                        "Dynamic session time gap must satisfy 0 < gap",
+                    ));
+                }
+                vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(gap)))]
+            }
+            AssignerSpec::Global | AssignerSpec::GlobalEos => vec![Window::Global],
+        })
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    /// `TimerService.registerEventTimeTimer`: at most one timer per (key, window, timestamp).
+    fn register_timer(&mut self, key: KeyId, window: Window, time: Millis, purpose: TimerPurpose) {
+        let timer = TimerKey { time, key, window };
+        match self.timers.get_mut(&timer) {
+            Some(existing) => {
+                existing.trigger |= purpose.trigger;
+                existing.cleanup |= purpose.cleanup;
+            }
+            None => {
+                self.timers.insert(timer, purpose);
+                self.rec.push(TraceKind::TimerRegistered { key, window, time, purpose });
+            }
+        }
+    }
+
+    /// `TimerService.deleteEventTimeTimer`: needs the exact timestamp; no timer, no effect.
+    fn delete_timer(&mut self, key: KeyId, window: Window, time: Millis) {
+        if let Some(purpose) = self.timers.remove(&TimerKey { time, key, window }) {
+            self.rec.push(TraceKind::TimerDeleted { key, window, time, purpose });
+        }
+    }
+
+    /// `registerCleanupTimer`: no timer when the cleanup time saturated at `Long.MAX_VALUE`.
+    fn register_cleanup_timer(&mut self, key: KeyId, window: Window) {
+        let cleanup = self.cleanup_time(&window);
+        if cleanup != LONG_MAX {
+            self.register_timer(key, window, cleanup, TimerPurpose::CLEANUP);
+        }
+    }
+
+    fn delete_cleanup_timer(&mut self, key: KeyId, window: Window) {
+        let cleanup = self.cleanup_time(&window);
+        if cleanup != LONG_MAX {
+            self.delete_timer(key, window, cleanup);
+        }
+    }
+
+    // ------------------------------------------------------------------ trigger
+
+    fn trigger_state(&mut self, key: KeyId, window: Window) -> &mut TriggerState {
+        self.key_state(key).trigger_state.entry(window).or_default()
+    }
+
+    fn purging(&self, r: TriggerResult) -> TriggerResult {
+        // `PurgingTrigger`: `r.isFire() ? FIRE_AND_PURGE : r`.
+        if self.cfg.purging && r.fire { TriggerResult { fire: true, purge: true } } else { r }
+    }
+
+    /// `ContinuousEventTimeTrigger.registerNextFireTimestamp`: capped at `max_timestamp`.
+    fn register_next_fire_timestamp(&mut self, key: KeyId, window: Window, time: Millis, interval: Millis) {
+        let next = time.wrapping_add(interval).min(window.max_timestamp());
+        let st = self.trigger_state(key, window);
+        st.fire_time = Some(st.fire_time.map_or(next, |t| t.min(next)));
+        self.register_timer(key, window, next, TimerPurpose::TRIGGER);
+    }
+
+    /// `Trigger.onElement`.
+    fn trigger_on_element(&mut self, key: KeyId, window: Window, ts: Millis) -> Flink<TriggerResult> {
+        let r = match self.cfg.trigger {
+            TriggerKind::EventTime => {
+                if window.max_timestamp() <= self.watermark {
+                    // Late but not too late: fire at once (a late firing).
+                    TriggerResult::FIRE
+                } else {
+                    self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
+                    TriggerResult::CONTINUE
+                }
+            }
+            TriggerKind::Never => TriggerResult::CONTINUE,
+            TriggerKind::EndOfStream => {
+                self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
+                TriggerResult::CONTINUE
+            }
+            TriggerKind::Count(n) => {
+                let st = self.trigger_state(key, window);
+                let count = st.count.unwrap_or(0).wrapping_add(1);
+                if count >= n {
+                    st.count = None;
+                    TriggerResult::FIRE
+                } else {
+                    st.count = Some(count);
+                    TriggerResult::CONTINUE
+                }
+            }
+            TriggerKind::ContinuousEventTime(interval) => {
+                if window.max_timestamp() <= self.watermark {
+                    // "if the watermark is already past the window fire immediately"
+                    return Ok(self.purging(TriggerResult::FIRE));
+                }
+                self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
+                if self.trigger_state(key, window).fire_time.is_none() {
+                    if interval == 0 {
+                        return Err(FlinkError::run("java.lang.ArithmeticException", "/ by zero"));
+                    }
+                    // Epoch-aligned, not window-aligned: `timestamp - (timestamp % interval)`.
+                    let start = ts.wrapping_sub(ts.wrapping_rem(interval));
+                    self.register_next_fire_timestamp(key, window, start, interval);
+                }
+                TriggerResult::CONTINUE
+            }
+        };
+        Ok(self.purging(r))
+    }
+
+    /// `Trigger.onEventTime`.
+    fn trigger_on_event_time(&mut self, key: KeyId, window: Window, time: Millis) -> TriggerResult {
+        let r = match self.cfg.trigger {
+            TriggerKind::EventTime | TriggerKind::EndOfStream => {
+                if time == window.max_timestamp() { TriggerResult::FIRE } else { TriggerResult::CONTINUE }
+            }
+            TriggerKind::Never | TriggerKind::Count(_) => TriggerResult::CONTINUE,
+            TriggerKind::ContinuousEventTime(interval) => {
+                if time == window.max_timestamp() {
+                    TriggerResult::FIRE
+                } else if self.trigger_state(key, window).fire_time == Some(time) {
+                    self.trigger_state(key, window).fire_time = None;
+                    self.register_next_fire_timestamp(key, window, time, interval);
+                    TriggerResult::FIRE
+                } else {
+                    TriggerResult::CONTINUE
+                }
+            }
+        };
+        self.purging(r)
+    }
+
+    /// `Trigger.onMerge`: merge the trigger state of `merged` into `window`, re-register timers.
+    fn trigger_on_merge(&mut self, key: KeyId, window: Window, merged: &[TimeWindow]) {
+        match self.cfg.trigger {
+            TriggerKind::EventTime => {
+                // Why only when ahead of the watermark: a merged window whose end has already
+                // passed would fire from this timer at the next watermark anyway; Flink's
+                // EventTimeTrigger registers the timer only if `max_timestamp > watermark`.
+                if window.max_timestamp() > self.watermark {
+                    self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
+                }
+            }
+            TriggerKind::Never | TriggerKind::EndOfStream => {}
+            TriggerKind::Count(_) | TriggerKind::ContinuousEventTime(_) => {
+                // `mergePartitionedState`: a ReducingState merge (sum of counts, min of fire times)
+                // that moves the merged windows' state into the result window.
+                let ks = self.key_state(key);
+                let mut acc = ks.trigger_state.remove(&window).unwrap_or_default();
+                for m in merged {
+                    if let Some(st) = ks.trigger_state.remove(&Window::Time(*m)) {
+                        acc.count = match (acc.count, st.count) {
+                            (Some(a), Some(b)) => Some(a.wrapping_add(b)),
+                            (a, b) => a.or(b),
+                        };
+                        acc.fire_time = match (acc.fire_time, st.fire_time) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
+                    }
+                }
+                let fire_time = acc.fire_time;
+                if acc != TriggerState::default() {
+                    ks.trigger_state.insert(window, acc);
+                }
+                if let (TriggerKind::ContinuousEventTime(_), Some(t)) = (self.cfg.trigger, fire_time) {
+                    self.register_timer(key, window, t, TimerPurpose::TRIGGER);
+                }
+            }
+        }
+    }
+
+    /// `Trigger.clear`.
+    fn trigger_clear(&mut self, key: KeyId, window: Window) {
+        match self.cfg.trigger {
+            TriggerKind::EventTime | TriggerKind::EndOfStream => {
+                self.delete_timer(key, window, window.max_timestamp());
+            }
+            TriggerKind::Never => {}
+            TriggerKind::Count(_) => {
+                self.key_state(key).trigger_state.remove(&window);
+            }
+            TriggerKind::ContinuousEventTime(_) => {
+                // Deletes only the pending interval timer, not the `max_timestamp` one it
+                // registered in onElement (Flink's code does the same).
+                if let Some(st) = self.key_state(key).trigger_state.remove(&window)
+                    && let Some(t) = st.fire_time
+                {
+                    self.delete_timer(key, window, t);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ window function
+
+    /// The oracle's firing counter (its `RecordingPWF`): per-window `ValueState` for
+    /// non-merging windows; for sessions (where Flink forbids per-window state) a per-key map
+    /// keyed by window, and a window inherits the largest counter of the windows it contains.
+    fn next_firing(&mut self, key: KeyId, window: Window) -> u64 {
+        let merging = self.is_merging();
+        let ks = self.key_state(key);
+        if !merging {
+            let n = ks.firings.entry(window).or_insert(0);
+            let previous = *n;
+            *n += 1;
+            return previous;
+        }
+        let Window::Time(w) = window else { return 0 };
+        let absorbed: Vec<Window> = ks
+            .firings
+            .keys()
+            .filter(|k| k.time_window().is_some_and(|kw| w.contains_window(&kw)))
+            .copied()
+            .collect();
+        let mut n = 0;
+        for k in absorbed {
+            n = n.max(ks.firings.remove(&k).unwrap_or(0));
+        }
+        ks.firings.insert(window, n + 1);
+        n
+    }
+
+    /// `ProcessWindowFunction.clear` of the oracle's function.
+    fn clear_firings(&mut self, key: KeyId, window: Window) {
+        let merging = self.is_merging();
+        let ks = self.key_state(key);
+        match (merging, window) {
+            (true, Window::Time(w)) => {
+                ks.firings.retain(|k, _| !k.time_window().is_some_and(|kw| w.contains_window(&kw)))
+            }
+            _ => {
+                ks.firings.remove(&window);
+            }
+        }
+    }
+
+    /// `Evictor.evictBefore` / `evictAfter` on the contents, in arrival order.
+    fn evict(&self, contents: &mut Vec<ElemIdx>, after_function: bool) -> Vec<ElemIdx> {
+        let Some(ev) = self.cfg.evictor else { return Vec::new() };
+        if ev.do_evict_after != after_function {
+            return Vec::new();
+        }
+        let size = contents.len() as i64;
+        match ev.kind {
+            EvictorKind::Count { n } => {
+                // `CountEvictor.evict`: drops the first `size - maxCount` in arrival order.
+                if size <= n {
+                    return Vec::new();
+                }
+                let drop = size.saturating_sub(n).min(size) as usize;
+                contents.drain(..drop).collect()
+            }
+            EvictorKind::Time { size: window_size } => {
+                // `TimeEvictor.evict`: cutoff = max timestamp in the contents - size; removes
+                // every element with `ts <= cutoff`.
+                let Some(max_ts) = contents.iter().map(|&e| self.elements[e as usize].ts).max() else {
+                    return Vec::new();
+                };
+                let cutoff = max_ts.wrapping_sub(window_size);
+                let (gone, kept): (Vec<ElemIdx>, Vec<ElemIdx>) =
+                    contents.iter().partition(|&&e| self.elements[e as usize].ts <= cutoff);
+                *contents = kept;
+                gone
+            }
+        }
+    }
+
+    /// `emitWindowContents` (with `EvictingWindowOperator`'s eviction around the function).
+    fn emit_window_contents(&mut self, key: KeyId, window: Window, state_window: Window, cause: FireCause, purge: bool) {
+        let Some(stored) = self.keys.get(key as usize).and_then(|ks| ks.contents.get(&state_window)) else {
+            return;
+        };
+        let mut contents = stored.clone();
+        let evicted_before = self.evict(&mut contents, false);
+        if !evicted_before.is_empty() {
+            self.rec.push(TraceKind::Evicted { key, window, elems: evicted_before, after_function: false });
+        }
+        let mut ids = Vec::with_capacity(contents.len());
+        let mut sum: i64 = 0;
+        for &e in &contents {
+            let rec = self.elements[e as usize];
+            ids.push(rec.id);
+            sum = sum.wrapping_add(rec.value);
+            self.emitted[e as usize] = true;
+        }
+        ids.sort_unstable();
+        let n = self.next_firing(key, window);
+        let watermark = self.watermark;
+        let kind = if watermark < window.max_timestamp() {
+            FiringKind::Early
+        } else {
+            let meta = self.key_state(key).live.entry(window).or_default();
+            if meta.had_on_time_firing {
+                FiringKind::Late
+            } else {
+                meta.had_on_time_firing = true;
+                FiringKind::Main
+            }
+        };
+        let output = self.rec.outputs.len();
+        let count = contents.len() as u64;
+        self.rec.outputs.push(Output::Fire(Firing {
+            key,
+            window,
+            ids,
+            elems: contents.clone(),
+            sum,
+            count,
+            n,
+            kind,
+            watermark,
+            cause,
+            step: self.rec.step,
+        }));
+        self.stats.firings += 1;
+        self.rec.push(TraceKind::Fired {
+            key,
+            window,
+            output,
+            elems: contents.clone(),
+            sum,
+            count,
+            n,
+            kind,
+            watermark,
+            cause,
+            purge,
+        });
+        if self.cfg.evictor.is_some() {
+            let evicted_after = self.evict(&mut contents, true);
+            if !evicted_after.is_empty() {
+                self.rec.push(TraceKind::Evicted { key, window, elems: evicted_after, after_function: true });
+            }
+            // FLINK-4369 workaround: clear the list state and re-add what the evictor kept.
+            let ks = self.key_state(key);
+            if contents.is_empty() {
+                ks.contents.remove(&state_window);
+            } else {
+                ks.contents.insert(state_window, contents);
+            }
+        }
+    }
+
+    fn has_contents(&self, key: KeyId, state_window: Window) -> bool {
+        self.keys.get(key as usize).is_some_and(|ks| ks.contents.get(&state_window).is_some_and(|c| !c.is_empty()))
+    }
+
+    /// `windowState.clear()` after a PURGE.
+    fn purge(&mut self, key: KeyId, window: Window, state_window: Window) {
+        if let Some(elems) = self.key_state(key).contents.remove(&state_window) {
+            self.rec.push(TraceKind::Purged { key, window, elems });
+        }
+    }
+
+    /// `clearAllState`: contents, trigger state, the function's per-window state, and (for
+    /// sessions) the window's place in the merging window set.
+    fn clear_all_state(&mut self, key: KeyId, window: Window, state_window: Window, time: Millis) {
+        let elems = self.key_state(key).contents.remove(&state_window).unwrap_or_default();
+        self.trigger_clear(key, window);
+        self.clear_firings(key, window);
+        if let Window::Time(tw) = window
+            && self.is_merging()
+        {
+            self.key_state(key).mapping.remove(&tw);
+        }
+        if self.key_state(key).live.remove(&window).is_some() {
+            let unfired = elems.iter().copied().filter(|&e| !self.emitted[e as usize]).collect();
+            self.rec.push(TraceKind::CleanedUp { key, window, time, elems, unfired });
+        }
+    }
+
+    fn add_to_window(&mut self, elem: ElemIdx, key: KeyId, window: Window, state_window: Window) {
+        let id = self.elements[elem as usize].id;
+        let ks = self.key_state(key);
+        let created = !ks.live.contains_key(&window);
+        if created {
+            ks.live.insert(window, WindowMeta::default());
+        }
+        ks.contents.entry(state_window).or_default().push(elem);
+        if created {
+            self.rec.push(TraceKind::WindowCreated { key, window });
+        }
+        self.rec.push(TraceKind::ElementAdded { elem, id, key, window, state_window });
+    }
+
+    // ------------------------------------------------------------------ merging
+
+    /// `MergingWindowSet.addWindow` with the operator's `MergeFunction`. Returns the window the
+    /// element now belongs to (the merge result, or the new window itself).
+    fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<TimeWindow> {
+        let ks = self.key_state(key);
+        // `TimeWindow.mergeWindows`: sort by start (stable), sweep, and collect each run of
+        // intersecting windows; Flink keeps the members of a run in a HashSet.
+        let mut windows: Vec<TimeWindow> = ks.mapping.keys().copied().collect();
+        windows.push(new_window);
+        windows.sort_by_key(|w| w.start);
+        let mut runs: Vec<(TimeWindow, Vec<TimeWindow>)> = Vec::new();
+        for candidate in windows {
+            match runs.last_mut() {
+                Some((cover, members)) if cover.intersects(&candidate) => {
+                    *cover = cover.cover(&candidate);
+                    members.push(candidate);
+                }
+                _ => runs.push((candidate, vec![candidate])),
+            }
+        }
+        let merges: Vec<(TimeWindow, Vec<TimeWindow>)> = runs
+            .into_iter()
+            .map(|(cover, members)| (cover, java_hash_set_order(&members)))
+            .filter(|(_, members)| members.len() > 1)
+            .collect();
+
+        let mut result_window = new_window;
+        let mut merged_new_window = false;
+        let no_merges = merges.is_empty();
+        for (merge_result, mut merged_windows) in merges {
+            if let Some(pos) = merged_windows.iter().position(|w| *w == new_window) {
+                merged_windows.remove(pos);
+                merged_new_window = true;
+                result_window = merge_result;
+            }
+            let ks = self.key_state(key);
+            // "pick any of the merged windows and choose that window's state window": the first
+            // in the HashSet's iteration order.
+            let Some(merged_state_window) = merged_windows.first().and_then(|w| ks.mapping.get(w)).copied() else {
+                debug_assert!(false, "a merge always involves an in-flight window");
+                continue;
+            };
+            let mut merged_state_windows: Vec<TimeWindow> =
+                merged_windows.iter().filter_map(|w| ks.mapping.remove(w)).collect();
+            ks.mapping.insert(merge_result, merged_state_window);
+            if let Some(pos) = merged_state_windows.iter().position(|w| *w == merged_state_window) {
+                merged_state_windows.remove(pos);
+            }
+            // No merge callback when the new window only fell inside one existing window.
+            if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
+                self.merge_function(key, new_window, merge_result, &merged_windows, merged_state_window, &merged_state_windows)?;
+            }
+        }
+        if no_merges || (result_window == new_window && !merged_new_window) {
+            self.key_state(key).mapping.insert(result_window, result_window);
+        }
+        Ok(result_window)
+    }
+
+    /// The `MergeFunction` in `WindowOperator.processElement`.
+    fn merge_function(
+        &mut self,
+        key: KeyId,
+        new_window: TimeWindow,
+        merge_result: TimeWindow,
+        merged_windows: &[TimeWindow],
+        state_window_result: TimeWindow,
+        merged_state_windows: &[TimeWindow],
+    ) -> Flink<()> {
+        // Why plain addition: Flink checks `maxTimestamp() + allowedLateness <= watermark`
+        // without the overflow guard of cleanupTime, so allowedLateness(Long.MAX_VALUE) on
+        // sessions fails here (the sum wraps negative).
+        if merge_result.max_timestamp().wrapping_add(self.cfg.allowed_lateness) <= self.watermark {
+            return Err(FlinkError::run(
+                "java.lang.UnsupportedOperationException",
+                &format!(
+                    "The end timestamp of an event-time window cannot become earlier than the current watermark by merging. Current watermark: {} window: TimeWindow{{start={}, end={}}}",
+                    self.watermark, merge_result.start, merge_result.end
+                ),
+            ));
+        }
+        self.rec.push(TraceKind::SessionsMerged {
+            key,
+            new_window,
+            merged: merged_windows.to_vec(),
+            into: merge_result,
+            state_window: state_window_result,
+        });
+        let result = Window::Time(merge_result);
+        self.trigger_on_merge(key, result, merged_windows);
+        for m in merged_windows {
+            self.trigger_clear(key, Window::Time(*m));
+            self.delete_cleanup_timer(key, Window::Time(*m));
+        }
+        // `windowMergingState.mergeNamespaces(target, sources)`: the target's list first, then
+        // each source's list appended in order.
+        let ks = self.key_state(key);
+        let target = Window::Time(state_window_result);
+        for source in merged_state_windows {
+            if let Some(elems) = ks.contents.remove(&Window::Time(*source)) {
+                ks.contents.entry(target).or_default().extend(elems);
+            }
+        }
+        // Tidemark's lifecycle: the merged windows live on as the merge result.
+        let mut meta = ks.live.remove(&result).unwrap_or_default();
+        for m in merged_windows {
+            if let Some(old) = ks.live.remove(&Window::Time(*m)) {
+                meta.had_on_time_firing |= old.had_on_time_firing;
+            }
+        }
+        ks.live.insert(result, meta);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ entry points
+
+    /// Registers an element that will be processed; returns its index.
+    pub fn push_element(&mut self, rec: ElementRec) -> ElemIdx {
+        self.elements.push(rec);
+        self.emitted.push(false);
+        (self.elements.len() - 1) as ElemIdx
+    }
+
+    /// `WindowOperator.processElement`.
+    pub fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Flink<()> {
+        let e = self.elements[elem as usize];
+        let key = e.key;
+        self.rec.push(TraceKind::ElementArrived { elem, id: e.id, key, ts: e.ts, value: e.value });
+        let element_windows = self.assign_windows(key_name, e.ts)?;
+        self.stats.assignments += element_windows.len() as u64;
+        if self.rec.enabled {
+            self.rec.push(TraceKind::WindowsAssigned { elem, key, windows: element_windows.clone() });
+        }
+        // "if element is handled by none of assigned elementWindows"
+        let mut is_skipped_element = true;
+        for window in element_windows {
+            let (actual, state_window) = if self.is_merging() {
+                let Window::Time(tw) = window else { continue };
+                let actual = self.add_window(key, tw)?;
+                let actual_window = Window::Time(actual);
+                if self.is_window_late(&actual_window) {
+                    self.key_state(key).mapping.remove(&actual);
+                    self.push_window_late(elem, key, actual_window);
+                    continue;
+                }
+                let Some(state) = self.key_state(key).mapping.get(&actual).copied() else {
+                    return Err(FlinkError::run(
+                        "java.lang.IllegalStateException",
+                        &format!("Window {actual} is not in in-flight window set."),
+                    ));
+                };
+                (actual_window, Window::Time(state))
+            } else {
+                if self.is_window_late(&window) {
+                    self.push_window_late(elem, key, window);
+                    continue;
+                }
+                (window, window)
+            };
+            is_skipped_element = false;
+            self.add_to_window(elem, key, actual, state_window);
+            let r = self.trigger_on_element(key, actual, e.ts)?;
+            if r.fire {
+                if !self.has_contents(key, state_window) {
+                    // Flink `continue`s here, skipping the cleanup timer registration.
+                    continue;
+                }
+                self.emit_window_contents(key, actual, state_window, FireCause::Element { id: e.id }, r.purge);
+            }
+            if r.purge {
+                self.purge(key, actual, state_window);
+            }
+            self.register_cleanup_timer(key, actual);
+        }
+        // Side output only if no window took the element *and* the element itself is late.
+        if is_skipped_element {
+            if self.is_element_late(e.ts) {
+                if self.cfg.side_output {
+                    self.stats.side_output += 1;
+                    self.rec.outputs.push(Output::Late { elem, id: e.id, key, ts: e.ts, step: self.rec.step });
+                    self.rec.push(TraceKind::SideOutput { elem, id: e.id, key, ts: e.ts });
+                } else {
+                    self.stats.late_records_dropped += 1;
+                    self.rec.push(TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: true });
+                }
+            } else {
+                self.stats.silently_dropped += 1;
+                self.rec.push(TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: false });
+            }
+        }
+        Ok(())
+    }
+
+    fn push_window_late(&mut self, elem: ElemIdx, key: KeyId, window: Window) {
+        if self.rec.enabled {
+            let e = self.elements[elem as usize];
+            let cleanup_time = self.cleanup_time(&window);
+            self.rec.push(TraceKind::WindowLate { elem, id: e.id, key, window, cleanup_time, watermark: self.watermark });
+        }
+    }
+
+    /// `processWatermark` → `InternalTimerService.advanceWatermark`: set the watermark, then fire
+    /// every timer with `time <= watermark` in timestamp order, including timers registered
+    /// while this advance runs.
+    pub fn process_watermark(&mut self, watermark: Millis) -> Flink<()> {
+        debug_assert!(watermark > self.watermark, "the watermark emitter forwards only increasing watermarks");
+        self.rec.push(TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
+        self.watermark = watermark;
+        while let Some(entry) = self.timers.first_entry() {
+            if entry.key().time > watermark {
+                break;
+            }
+            let (timer, purpose) = entry.remove_entry();
+            self.stats.timers_fired += 1;
+            self.on_event_time(timer, purpose);
+        }
+        Ok(())
+    }
+
+    /// `WindowOperator.onEventTime`.
+    fn on_event_time(&mut self, timer: TimerKey, purpose: TimerPurpose) {
+        let TimerKey { time, key, window } = timer;
+        let state_window = if self.is_merging() {
+            let Window::Time(tw) = window else { return };
+            match self.key_state(key).mapping.get(&tw).copied() {
+                Some(s) => Window::Time(s),
+                None => {
+                    // "Timer firing for non-existent window, this can only happen if a trigger
+                    // did not clean up timers." Nothing to do.
+                    self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale: true });
+                    return;
+                }
+            }
+        } else {
+            window
+        };
+        let stale = !self.key_state(key).live.contains_key(&window);
+        self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale });
+        let r = self.trigger_on_event_time(key, window, time);
+        if r.fire && self.has_contents(key, state_window) {
+            self.emit_window_contents(key, window, state_window, FireCause::Timer { time }, r.purge);
+        }
+        if r.purge {
+            self.purge(key, window, state_window);
+        }
+        if time == self.cleanup_time(&window) {
+            self.clear_all_state(key, window, state_window, time);
+        }
+    }
+
+    /// What is alive now, for state accounting: (key, window, stored elements).
+    pub fn live_windows(&self) -> impl Iterator<Item = (KeyId, Window, usize)> + '_ {
+        self.keys.iter().enumerate().flat_map(move |(k, ks)| {
+            ks.live.keys().map(move |w| {
+                let state = if self.is_merging() {
+                    w.time_window().and_then(|tw| ks.mapping.get(&tw)).map(|s| Window::Time(*s)).unwrap_or(*w)
+                } else {
+                    *w
+                };
+                (k as KeyId, *w, ks.contents.get(&state).map_or(0, Vec::len))
+            })
+        })
+    }
+}

@@ -1,0 +1,110 @@
+//! What leaves the operator: window results, late records and Flink's errors, in emission
+//! order, printable as the oracle's JSON lines.
+
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+use super::time::{Millis, Window};
+use super::trace::{ElemIdx, FireCause, FiringKind, KeyId};
+
+/// Flink threw: while building the job (`build`) or while running it (`run`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlinkError {
+    pub phase: &'static str,
+    /// The Java exception class, e.g. `java.lang.IllegalArgumentException`.
+    pub class: &'static str,
+    pub message: String,
+}
+
+impl FlinkError {
+    pub fn build(class: &'static str, message: &str) -> Self {
+        FlinkError { phase: "build", class, message: message.to_string() }
+    }
+
+    pub fn run(class: &'static str, message: &str) -> Self {
+        FlinkError { phase: "run", class, message: message.to_string() }
+    }
+}
+
+impl fmt::Display for FlinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.class, self.message)
+    }
+}
+
+/// One call of the window function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Firing {
+    pub key: KeyId,
+    pub window: Window,
+    /// Ids of the elements handed to the function (after the evictor), sorted.
+    pub ids: Vec<i64>,
+    /// The same elements, in the order the function saw them.
+    pub elems: Vec<ElemIdx>,
+    pub sum: i64,
+    pub count: u64,
+    /// Earlier firings of this window (the oracle's counter).
+    pub n: u64,
+    pub kind: FiringKind,
+    /// `ctx.currentWatermark()` at the call.
+    pub watermark: Millis,
+    pub cause: FireCause,
+    /// The input step during which it fired.
+    pub step: usize,
+}
+
+impl Firing {
+    /// The oracle's `firing` field: `main` for the first call of the window function, `late`
+    /// for every later one (so early firings of count/continuous triggers count as well).
+    pub fn oracle_firing(&self) -> &'static str {
+        if self.n == 0 { "main" } else { "late" }
+    }
+
+    /// The output record's timestamp: `window.maxTimestamp()`.
+    pub fn record_timestamp(&self) -> Millis {
+        self.window.max_timestamp()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    Fire(Firing),
+    /// An element emitted to the late side output.
+    Late { elem: ElemIdx, id: i64, key: KeyId, ts: Millis, step: usize },
+    Error(FlinkError),
+}
+
+impl Output {
+    /// The oracle's JSON line (`cause` included; `compare.py` ignores it unless asked).
+    pub fn to_oracle_json(&self, keys: &[String]) -> Value {
+        let key_name = |k: &KeyId| keys.get(*k as usize).cloned().unwrap_or_default();
+        match self {
+            Output::Fire(f) => {
+                let (start, end) = f.window.bounds();
+                let cause = match f.cause {
+                    FireCause::Element { id } => json!({"kind": "element", "id": id}),
+                    FireCause::Timer { time } => json!({"kind": "timer", "time": time}),
+                };
+                let mut o = Map::new();
+                o.insert("out".into(), json!("fire"));
+                o.insert("key".into(), json!(key_name(&f.key)));
+                o.insert("start".into(), json!(start));
+                o.insert("end".into(), json!(end));
+                o.insert("ids".into(), json!(f.ids));
+                o.insert("sum".into(), json!(f.sum));
+                o.insert("count".into(), json!(f.count));
+                o.insert("firing".into(), json!(f.oracle_firing()));
+                o.insert("n".into(), json!(f.n));
+                o.insert("wm".into(), json!(f.watermark));
+                o.insert("cause".into(), cause);
+                Value::Object(o)
+            }
+            Output::Late { id, key, ts, .. } => json!({
+                "out": "late", "id": id, "key": key_name(key), "ts": ts,
+                "cause": {"kind": "element", "id": id},
+            }),
+            Output::Error(e) => json!({"out": "error", "phase": e.phase, "class": e.class, "message": e.message}),
+        }
+    }
+}
