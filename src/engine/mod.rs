@@ -28,6 +28,7 @@ pub mod run;
 pub mod scenario;
 pub mod time;
 pub mod trace;
+pub mod view;
 
 pub use operator::{OperatorStats, TriggerResult, WindowOperator};
 pub use output::{FlinkError, Firing, Output};
