@@ -31,7 +31,7 @@ pub mod trace;
 pub mod view;
 
 pub use operator::{OperatorStats, TriggerResult, WindowOperator};
-pub use output::{FlinkError, Firing, Output};
+pub use output::{Firing, FlinkError, Output};
 pub use run::{ElementInfo, Run, RunOptions, run, run_with};
 pub use scenario::{InputItem, Scenario, ScenarioError};
 pub use time::{Millis, TimeWindow, Window};

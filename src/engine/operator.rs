@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::output::{FlinkError, Firing, Output};
-use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
+use super::output::{Firing, FlinkError, Output};
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
+use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
 use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
 use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
 
@@ -71,9 +71,7 @@ pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
             ));
         }
         AssignerSpec::Sliding { size, slide, .. } if size / slide > 10_000_000 => {
-            return Err(illegal_argument(
-                "SlidingEventTimeWindows parameters must satisfy size / slide <= 10000000",
-            ));
+            return Err(illegal_argument("SlidingEventTimeWindows parameters must satisfy size / slide <= 10000000"));
         }
         // `EventTimeSessionWindows` constructor.
         AssignerSpec::Session { gap } if gap <= 0 => {
@@ -428,7 +426,11 @@ impl WindowOperator {
     fn trigger_on_event_time(&mut self, key: KeyId, window: Window, time: Millis) -> TriggerResult {
         let r = match self.cfg.trigger {
             TriggerKind::EventTime | TriggerKind::EndOfStream => {
-                if time == window.max_timestamp() { TriggerResult::FIRE } else { TriggerResult::CONTINUE }
+                if time == window.max_timestamp() {
+                    TriggerResult::FIRE
+                } else {
+                    TriggerResult::CONTINUE
+                }
             }
             TriggerKind::Never | TriggerKind::Count(_) => TriggerResult::CONTINUE,
             TriggerKind::ContinuousEventTime(interval) => {
@@ -523,12 +525,8 @@ impl WindowOperator {
             return previous;
         }
         let Window::Time(w) = window else { return 0 };
-        let absorbed: Vec<Window> = ks
-            .firings
-            .keys()
-            .filter(|k| k.time_window().is_some_and(|kw| w.contains_window(&kw)))
-            .copied()
-            .collect();
+        let absorbed: Vec<Window> =
+            ks.firings.keys().filter(|k| k.time_window().is_some_and(|kw| w.contains_window(&kw))).copied().collect();
         let mut n = 0;
         for k in absorbed {
             n = n.max(ks.firings.remove(&k).unwrap_or(0));
@@ -583,7 +581,14 @@ impl WindowOperator {
     }
 
     /// `emitWindowContents` (with `EvictingWindowOperator`'s eviction around the function).
-    fn emit_window_contents(&mut self, key: KeyId, window: Window, state_window: Window, cause: FireCause, purge: bool) {
+    fn emit_window_contents(
+        &mut self,
+        key: KeyId,
+        window: Window,
+        state_window: Window,
+        cause: FireCause,
+        purge: bool,
+    ) {
         let Some(stored) = self.keys.get(key as usize).and_then(|ks| ks.contents.get(&state_window)) else {
             return;
         };
@@ -751,7 +756,14 @@ impl WindowOperator {
             }
             // No merge callback when the new window only fell inside one existing window.
             if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
-                self.merge_function(key, new_window, merge_result, &merged_windows, merged_state_window, &merged_state_windows)?;
+                self.merge_function(
+                    key,
+                    new_window,
+                    merge_result,
+                    &merged_windows,
+                    merged_state_window,
+                    &merged_state_windows,
+                )?;
             }
         }
         if no_merges || (result_window == new_window && !merged_new_window) {
@@ -898,7 +910,14 @@ impl WindowOperator {
         if self.rec.enabled {
             let e = self.elements[elem as usize];
             let cleanup_time = self.cleanup_time(&window);
-            self.rec.push(TraceKind::WindowLate { elem, id: e.id, key, window, cleanup_time, watermark: self.watermark });
+            self.rec.push(TraceKind::WindowLate {
+                elem,
+                id: e.id,
+                key,
+                window,
+                cleanup_time,
+                watermark: self.watermark,
+            });
         }
     }
 

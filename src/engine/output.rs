@@ -71,7 +71,13 @@ impl Firing {
 pub enum Output {
     Fire(Firing),
     /// An element emitted to the late side output.
-    Late { elem: ElemIdx, id: i64, key: KeyId, ts: Millis, step: usize },
+    Late {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        ts: Millis,
+        step: usize,
+    },
     Error(FlinkError),
 }
 

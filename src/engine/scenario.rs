@@ -59,9 +59,7 @@ impl AssignerSpec {
         match self {
             AssignerSpec::Tumbling { .. } => "TumblingEventTimeWindows",
             AssignerSpec::Sliding { .. } => "SlidingEventTimeWindows",
-            AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => {
-                "EventTimeSessionWindows"
-            }
+            AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => "EventTimeSessionWindows",
             AssignerSpec::Global | AssignerSpec::GlobalEos => "GlobalWindows",
         }
     }
@@ -74,8 +72,12 @@ pub enum BaseTrigger {
     /// `GlobalWindows.create()`, `EndOfStreamTrigger` for `createWithEndOfStreamTrigger()`.
     Default,
     EventTime,
-    Count { n: i64 },
-    ContinuousEventTime { interval: Millis },
+    Count {
+        n: i64,
+    },
+    ContinuousEventTime {
+        interval: Millis,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,11 +235,7 @@ impl ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
+        if self.path.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.path, self.message) }
     }
 }
 
@@ -272,10 +270,9 @@ fn parse_i64(v: &Value, path: &str) -> Result<i64> {
         }
         Value::String(s) if s == "LONG_MAX" => Ok(LONG_MAX),
         Value::String(s) if s == "LONG_MIN" => Ok(LONG_MIN),
-        _ => Err(ScenarioError::new(
-            path,
-            format!("must be an integer, \"LONG_MAX\" or \"LONG_MIN\", not {}", quote(v)),
-        )),
+        _ => {
+            Err(ScenarioError::new(path, format!("must be an integer, \"LONG_MAX\" or \"LONG_MIN\", not {}", quote(v))))
+        }
     }
 }
 
@@ -331,10 +328,9 @@ fn parse_assigner(v: &Value) -> Result<AssignerSpec> {
     // (`engine::operator::validate`), which reports Flink's exception as an `error` output; the
     // loader only checks types, so that the CLI mirrors the oracle on scenarios Flink rejects.
     Ok(match kind_of(obj, path)? {
-        "tumbling" => AssignerSpec::Tumbling {
-            size: req_i64(obj, "size", path)?,
-            offset: opt_i64(obj, "offset", path, 0)?,
-        },
+        "tumbling" => {
+            AssignerSpec::Tumbling { size: req_i64(obj, "size", path)?, offset: opt_i64(obj, "offset", path, 0)? }
+        }
         "sliding" => AssignerSpec::Sliding {
             size: req_i64(obj, "size", path)?,
             slide: req_i64(obj, "slide", path)?,
@@ -446,7 +442,10 @@ fn parse_function(v: Option<&Value>) -> Result<WindowFunctionSpec> {
     WindowFunctionSpec::ALL.into_iter().find(|f| f.kind() == kind).ok_or_else(|| {
         ScenarioError::new(
             path,
-            format!("unknown window function {} (expected one of: process, sum, count, avg, min, max)", quote(&Value::String(kind.into()))),
+            format!(
+                "unknown window function {} (expected one of: process, sum, count, avg, min, max)",
+                quote(&Value::String(kind.into()))
+            ),
         )
     })
 }
@@ -504,8 +503,8 @@ impl Scenario {
     pub fn from_json_str(text: &str) -> Result<Scenario> {
         // serde_json refuses nesting deeper than 128 levels with an error, so hostile input
         // cannot overflow the stack.
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
         Self::from_value(&value)
     }
 
@@ -686,10 +685,7 @@ impl Scenario {
             out.insert("description".into(), json!(self.description));
         }
         out.insert("assigner".into(), assigner);
-        out.insert(
-            "allowed_lateness".into(),
-            self.allowed_lateness.map_or(Value::Null, num),
-        );
+        out.insert("allowed_lateness".into(), self.allowed_lateness.map_or(Value::Null, num));
         out.insert("trigger".into(), Value::Object(trigger));
         out.insert("evictor".into(), evictor);
         out.insert("watermarks".into(), watermarks);
@@ -724,14 +720,29 @@ mod tests {
             r#"input[0].ts: must be an integer, "LONG_MAX" or "LONG_MIN", not "soon""#
         );
         assert_eq!(err(r#"{"input": []}"#), "assigner: is missing");
-        assert!(err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 1e40}}]}}"#))
-            .contains("is outside the 64-bit integer range"));
-        assert!(err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 18446744073709551615}}]}}"#))
-            .contains("outside the 64-bit integer range"));
-        assert!(err(r#"{"assigner": {"kind": "hopping"}, "input": []}"#).starts_with("assigner.kind: unknown kind \"hopping\""));
-        assert!(err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "ts": 5}}]}}"#)).starts_with("input[0].key: is missing"));
-        assert!(err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": [1], "ts": 5}}]}}"#)).starts_with("input[0].key: must be a string"));
-        assert!(err(&format!(r#"{{{BASE}, "side_output": "yes", "input": []}}"#)).starts_with("side_output: must be true or false"));
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 1e40}}]}}"#))
+                .contains("is outside the 64-bit integer range")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 18446744073709551615}}]}}"#))
+                .contains("outside the 64-bit integer range")
+        );
+        assert!(
+            err(r#"{"assigner": {"kind": "hopping"}, "input": []}"#)
+                .starts_with("assigner.kind: unknown kind \"hopping\"")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "ts": 5}}]}}"#)).starts_with("input[0].key: is missing")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": [1], "ts": 5}}]}}"#))
+                .starts_with("input[0].key: must be a string")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "side_output": "yes", "input": []}}"#))
+                .starts_with("side_output: must be true or false")
+        );
         assert!(err("{").starts_with("not valid JSON"));
     }
 
@@ -761,6 +772,9 @@ mod tests {
     #[test]
     fn sliding_window_copies_are_limited() {
         let text = r#"{"assigner": {"kind": "sliding", "size": 100000, "slide": 1}, "input": []}"#;
-        assert!(err(text).starts_with("assigner.slide: size 100000 / slide 1 puts every element into more than 10000 windows"));
+        assert!(
+            err(text)
+                .starts_with("assigner.slide: size 100000 / slide 1 puts every element into more than 10000 windows")
+        );
     }
 }

@@ -191,8 +191,7 @@ pub fn format_millis(ts: Millis) -> String {
         t if t.abs() < 1_000_000_000_000 => t.to_string(),
         t => {
             let day_ms = t.rem_euclid(86_400_000);
-            let (h, m, s, ms) =
-                (day_ms / 3_600_000, day_ms / 60_000 % 60, day_ms / 1000 % 60, day_ms % 1000);
+            let (h, m, s, ms) = (day_ms / 3_600_000, day_ms / 60_000 % 60, day_ms / 1000 % 60, day_ms % 1000);
             format!("{h:02}:{m:02}:{s:02}.{ms:03}")
         }
     }

@@ -75,22 +75,70 @@ impl FiringKind {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum TraceKind {
     /// An element reached the window operator.
-    ElementArrived { elem: ElemIdx, id: i64, key: KeyId, ts: Millis, value: i64 },
+    ElementArrived {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        ts: Millis,
+        value: i64,
+    },
     /// The operator's watermark moved forward; timers up to `to` fire next.
-    WatermarkAdvanced { from: Millis, to: Millis },
+    WatermarkAdvanced {
+        from: Millis,
+        to: Millis,
+    },
     /// A watermark that was not larger than the current one: Flink's watermark emitter drops it.
-    WatermarkIgnored { proposed: Millis, current: Millis },
+    WatermarkIgnored {
+        proposed: Millis,
+        current: Millis,
+    },
     /// The assigner's answer for an element (in the assigner's order: sliding = descending start).
-    WindowsAssigned { elem: ElemIdx, key: KeyId, windows: Vec<Window> },
+    WindowsAssigned {
+        elem: ElemIdx,
+        key: KeyId,
+        windows: Vec<Window>,
+    },
     /// The first element of a window arrived: it now has state.
-    WindowCreated { key: KeyId, window: Window },
+    WindowCreated {
+        key: KeyId,
+        window: Window,
+    },
     /// The element went into the window's state (`state_window` differs for merged sessions).
-    ElementAdded { elem: ElemIdx, id: i64, key: KeyId, window: Window, state_window: Window },
+    ElementAdded {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        window: Window,
+        state_window: Window,
+    },
     /// `isWindowLate`: `cleanup_time <= watermark`, so the element skipped this window.
-    WindowLate { elem: ElemIdx, id: i64, key: KeyId, window: Window, cleanup_time: Millis, watermark: Millis },
-    TimerRegistered { key: KeyId, window: Window, time: Millis, purpose: TimerPurpose },
-    TimerDeleted { key: KeyId, window: Window, time: Millis, purpose: TimerPurpose },
-    TimerFired { key: KeyId, window: Window, time: Millis, purpose: TimerPurpose, stale: bool },
+    WindowLate {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        window: Window,
+        cleanup_time: Millis,
+        watermark: Millis,
+    },
+    TimerRegistered {
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        purpose: TimerPurpose,
+    },
+    TimerDeleted {
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        purpose: TimerPurpose,
+    },
+    TimerFired {
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        purpose: TimerPurpose,
+        stale: bool,
+    },
     /// The window function ran; `output` indexes [`super::Run::outputs`].
     Fired {
         key: KeyId,
@@ -106,24 +154,62 @@ pub enum TraceKind {
         purge: bool,
     },
     /// An evictor removed elements, before or after the window function.
-    Evicted { key: KeyId, window: Window, elems: Vec<ElemIdx>, after_function: bool },
+    Evicted {
+        key: KeyId,
+        window: Window,
+        elems: Vec<ElemIdx>,
+        after_function: bool,
+    },
     /// The trigger said PURGE: the contents are gone, the window (timers, per-window state) stays.
-    Purged { key: KeyId, window: Window, elems: Vec<ElemIdx> },
+    Purged {
+        key: KeyId,
+        window: Window,
+        elems: Vec<ElemIdx>,
+    },
     /// `clearAllState` at the cleanup time: contents, trigger state and per-window state gone.
     /// `unfired` are elements still in the contents that no firing ever emitted.
-    CleanedUp { key: KeyId, window: Window, time: Millis, elems: Vec<ElemIdx>, unfired: Vec<ElemIdx> },
+    CleanedUp {
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        elems: Vec<ElemIdx>,
+        unfired: Vec<ElemIdx>,
+    },
     /// `MergingWindowSet.addWindow` merged `merged` (and the new window) into `into`; the state
     /// of all of them now lives in `state_window`.
-    SessionsMerged { key: KeyId, new_window: TimeWindow, merged: Vec<TimeWindow>, into: TimeWindow, state_window: TimeWindow },
+    SessionsMerged {
+        key: KeyId,
+        new_window: TimeWindow,
+        merged: Vec<TimeWindow>,
+        into: TimeWindow,
+        state_window: TimeWindow,
+    },
     /// A late element, rejected by every window, went to the late side output.
-    SideOutput { elem: ElemIdx, id: i64, key: KeyId, ts: Millis },
+    SideOutput {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        ts: Millis,
+    },
     /// Rejected by every window and dropped. `counted`: it was late (`ts + lateness <= wm`) and
     /// there is no side output, so `numLateRecordsDropped` went up; otherwise it vanished silently.
-    Dropped { elem: ElemIdx, id: i64, key: KeyId, ts: Millis, counted: bool },
+    Dropped {
+        elem: ElemIdx,
+        id: i64,
+        key: KeyId,
+        ts: Millis,
+        counted: bool,
+    },
     /// The bounded input ended; `max_watermark`: the source emitted `Long.MAX_VALUE`.
-    EndOfInput { max_watermark: bool },
+    EndOfInput {
+        max_watermark: bool,
+    },
     /// Flink threw: the job failed (`run`) or was never built (`build`). Nothing follows.
-    Error { phase: String, class: String, message: String },
+    Error {
+        phase: String,
+        class: String,
+        message: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -186,7 +272,12 @@ impl fmt::Display for TraceDisplay<'_> {
             }
             TraceKind::WindowsAssigned { key: k, windows, .. } => {
                 let list: Vec<String> = windows.iter().map(w).collect();
-                write!(f, "assigner: key {} -> {}", key(k), if list.is_empty() { "no window".into() } else { list.join(" ") })
+                write!(
+                    f,
+                    "assigner: key {} -> {}",
+                    key(k),
+                    if list.is_empty() { "no window".into() } else { list.join(" ") }
+                )
             }
             TraceKind::WindowCreated { key: k, window } => write!(f, "window {} {} created", key(k), w(window)),
             TraceKind::ElementAdded { id, key: k, window, state_window, .. } => {

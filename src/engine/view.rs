@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::run::Run;
-use super::time::{Millis, LONG_MIN, TimeWindow, Window};
+use super::time::{LONG_MIN, Millis, TimeWindow, Window};
 use super::trace::{ElemIdx, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
 
 /// A window's state at the playhead.
@@ -233,7 +233,13 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
             TraceKind::TimerRegistered { key, window, time, purpose } => {
                 timers.insert(
                     (*time, *key, *window),
-                    TimerView { key: *key, window: *window, time: *time, purpose: *purpose, status: TimerStatus::Registered },
+                    TimerView {
+                        key: *key,
+                        window: *window,
+                        time: *time,
+                        purpose: *purpose,
+                        status: TimerStatus::Registered,
+                    },
                 );
             }
             TraceKind::TimerDeleted { key, window, time, .. } => {
@@ -325,15 +331,7 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
             w.contents = contents.get(&(w.key, sw)).cloned().unwrap_or_default();
         }
     }
-    StepView {
-        step,
-        watermark,
-        windows,
-        elements,
-        timers: timers.into_values().collect(),
-        outputs,
-        max_timestamp,
-    }
+    StepView { step, watermark, windows, elements, timers: timers.into_values().collect(), outputs, max_timestamp }
 }
 
 fn rank(state: WindowState) -> u8 {
