@@ -201,6 +201,9 @@ pub struct WindowOperator {
 
 type Flink<T> = Result<T, FlinkError>;
 
+/// Timers one watermark advance may fire before Tidemark gives up (see `process_watermark`).
+pub const MAX_TIMERS_PER_ADVANCE: u64 = 200_000;
+
 impl WindowOperator {
     pub fn new(cfg: OperatorConfig, trace: bool) -> Self {
         WindowOperator {
@@ -928,9 +931,19 @@ impl WindowOperator {
         debug_assert!(watermark > self.watermark, "the watermark emitter forwards only increasing watermarks");
         self.rec.push(TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
         self.watermark = watermark;
+        let mut fired: u64 = 0;
         while let Some(entry) = self.timers.first_entry() {
             if entry.key().time > watermark {
                 break;
+            }
+            fired += 1;
+            if fired > MAX_TIMERS_PER_ADVANCE {
+                // Real Flink would keep going (a continuous trigger on a global window re-arms a
+                // timer every interval up to Long.MAX_VALUE): it never finishes. Stop with a reason.
+                return Err(FlinkError::limit(&format!(
+                    "more than {MAX_TIMERS_PER_ADVANCE} timers fired in one watermark advance (to {watermark}); \
+                     Flink would keep firing for a very long time, so Tidemark stops here"
+                )));
             }
             let (timer, purpose) = entry.remove_entry();
             self.stats.timers_fired += 1;

@@ -8,7 +8,8 @@ use serde_json::{Map, Value, json};
 use super::time::{Millis, Window};
 use super::trace::{ElemIdx, FireCause, FiringKind, KeyId};
 
-/// Flink threw: while building the job (`build`) or while running it (`run`).
+/// Flink threw: while building the job (`build`) or while running it (`run`); or (`limit`) the
+/// run hit one of Tidemark's limits where Flink would not finish.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlinkError {
     pub phase: &'static str,
@@ -24,6 +25,11 @@ impl FlinkError {
 
     pub fn run(class: &'static str, message: &str) -> Self {
         FlinkError { phase: "run", class, message: message.to_string() }
+    }
+
+    /// Not Flink: one of Tidemark's limits stopped a run that real Flink would not finish.
+    pub fn limit(message: &str) -> Self {
+        FlinkError { phase: "limit", class: "tidemark.LimitExceeded", message: message.to_string() }
     }
 }
 
