@@ -76,7 +76,13 @@ fn engine_in_wasm_matches_flink_goldens() {
             failures.push(format!("{name}\n  golden:\n{}\n  tidemark (wasm):\n{}", show(&golden), show(&ours)));
         }
     }
-    assert!(failures.is_empty(), "{} of {} scenarios differ in wasm:\n{}", failures.len(), CORPUS.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios differ in wasm:\n{}",
+        failures.len(),
+        CORPUS.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every playhead position of every embedded scenario folds into a view in wasm, and the view at
