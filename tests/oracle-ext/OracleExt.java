@@ -442,6 +442,7 @@ public class OracleExt {
             @Override
             public void emitRecord(StreamRecord<Item> r) {
                 Item src = r.getValue();
+                if (src.marker) return; // a partition's scripted watermark: only its effect travels on
                 Item copy = new Item();
                 copy.id = src.id; copy.key = src.key; copy.ts = src.ts; copy.value = src.value; copy.event = src.event;
                 copy.partition = src.partition; copy.arrival = src.arrival;
