@@ -157,12 +157,32 @@ impl Context<'_> {
             TraceKind::TimerRegistered { key, window, time: t, purpose } => {
                 self.timer_registered_sentence(*key, window, *t, *purpose)
             }
-            TraceKind::TimerDeleted { key, window, time: t, purpose } => format!(
-                "The {} timer at {} of {} is deleted: the window was merged away or cleared (Trigger.clear).",
-                purpose.label(),
-                time(*t),
-                self.window_label(*key, window)
-            ),
+            TraceKind::TimerDeleted { key, window, time: t, purpose } => {
+                let merged_into = self.events(step).iter().find_map(|e| match &e.kind {
+                    TraceKind::SessionsMerged { key: k, merged, into, .. }
+                        if k == key && merged.iter().any(|m| Window::Time(*m) == *window) =>
+                    {
+                        Some(*into)
+                    }
+                    _ => None,
+                });
+                match merged_into {
+                    Some(into) => format!(
+                        "The {} timer at {} of {} is deleted: that window was merged into {}, which has its own timers.",
+                        purpose.label(),
+                        time(*t),
+                        self.window_label(*key, window),
+                        win(&Window::Time(into))
+                    ),
+                    None => format!(
+                        "The {} timer at {} of {} is deleted: {} clears its timers when the window is cleared.",
+                        purpose.label(),
+                        time(*t),
+                        self.window_label(*key, window),
+                        self.trigger_name()
+                    ),
+                }
+            }
             TraceKind::WatermarkAdvanced { from, to } => self.watermark_sentence(step, *from, *to),
             TraceKind::WatermarkIgnored { proposed, current } => format!(
                 "Watermark {} is not larger than the current watermark {}, so it is dropped: watermarks only move forward.",
@@ -388,7 +408,7 @@ impl Context<'_> {
                 let max_ts = self.max_timestamp_through(step).unwrap_or(to);
                 match self.scenario.watermarks {
                     WatermarkSpec::BoundedOutOfOrderness { bound } => format!(
-                        "forBoundedOutOfOrderness({}) emits max timestamp {} − {} − 1 ms = {}; the operator's watermark advances from {}.",
+                        "The watermark generator forBoundedOutOfOrderness({}) emits max timestamp {} − {} − 1 ms = {}; the operator's watermark advances from {}.",
                         duration(bound),
                         time(max_ts),
                         duration(bound),
@@ -396,7 +416,7 @@ impl Context<'_> {
                         self.wm(from)
                     ),
                     WatermarkSpec::Monotonous => format!(
-                        "forMonotonousTimestamps() emits max timestamp {} − 1 ms = {}; the operator's watermark advances from {}.",
+                        "The watermark generator forMonotonousTimestamps() emits max timestamp {} − 1 ms = {}; the operator's watermark advances from {}.",
                         time(max_ts),
                         time(to),
                         self.wm(from)
@@ -413,7 +433,10 @@ impl Context<'_> {
     pub(crate) fn firing_sentence(&self, f: &FiringFact) -> String {
         let w = self.window_label(f.key, &f.window);
         let result = self.result_phrase(&f.elems, f.sum, f.count);
-        let kind = firing_kind(f.kind);
+        let kind = match (f.kind, f.n) {
+            (FiringKind::Main, n) if n > 0 => "the main firing (the first since the watermark passed the window's end)",
+            (k, _) => firing_kind(k),
+        };
         let nth = self.nth_result(f.n);
         let purge = if f.purge { ", then the contents are purged (FIRE_AND_PURGE)" } else { "" };
         let trigger = self.trigger_name();
@@ -461,9 +484,10 @@ impl Context<'_> {
             String::new()
         } else {
             format!(
-                "; {} {} never emitted by any firing and {} discarded",
+                "; {} {} {} never emitted by any firing and {} discarded",
                 if unfired.len() == 1 { "element" } else { "elements" },
                 self.ids(unfired),
+                if unfired.len() == 1 { "was" } else { "were" },
                 if unfired.len() == 1 { "is" } else { "are" }
             )
         };
@@ -836,8 +860,8 @@ impl Context<'_> {
     fn late_windows_reason(&self, f: &StepFacts<'_>) -> String {
         match f.late_windows.as_slice() {
             [] => "it belongs to no window".into(),
-            [(w, cleanup, _)] => format!("its window {} is gone (cleanup time {} passed)", win(w), time(*cleanup)),
-            ws => format!("all {} of its windows are gone (their cleanup times passed)", ws.len()),
+            [(w, cleanup, _)] => format!("its window {} is past its cleanup time {}", win(w), time(*cleanup)),
+            ws => format!("all {} of its windows are past their cleanup times", ws.len()),
         }
     }
 

@@ -194,7 +194,7 @@ impl<'a> Context<'a> {
         }
         for (w, cleanup, wm_at) in &facts.late_windows {
             window_reasons.push(format!(
-                "{} was already gone: its cleanup time {} ≤ watermark {} (isWindowLate), so it could not take the element.",
+                "{} was already past its cleanup time: {} ≤ watermark {} (isWindowLate), so it could not take the element.",
                 capitalize(&win(w)),
                 time(*cleanup),
                 self.wm_text(*wm_at)
@@ -332,17 +332,17 @@ impl<'a> Context<'a> {
         Explanation { summary, reasons }
     }
 
-    /// `its window [10:00, 10:01) was already removed (cleanup time 10:02:59.999 ≤ watermark 10:03:00.999)`
+    /// `its window [10:00, 10:01) was already past its cleanup time (10:02:59.999 ≤ watermark 10:03:00.999)`
     fn gone_windows_text(&self, late: &[(Window, Millis, Millis)]) -> String {
         match late {
             [] => "it belongs to no window".into(),
             [(w, cleanup, wm)] => format!(
-                "its window {} was already removed (cleanup time {} ≤ watermark {})",
+                "its window {} was already past its cleanup time ({} ≤ watermark {})",
                 win(w),
                 time(*cleanup),
                 self.wm_text(*wm)
             ),
-            ws => format!("all {} of its windows were already removed (each cleanup time ≤ watermark)", ws.len()),
+            ws => format!("all {} of its windows were already past their cleanup times (each ≤ watermark)", ws.len()),
         }
     }
 
