@@ -264,11 +264,15 @@ impl<'a> Context<'a> {
                 let wait = if self.is_count_trigger() {
                     format!("until {} fires", self.trigger_name())
                 } else if let Some(w) = view.live_windows().find(|w| w.contents.contains(&elem)) {
-                    format!(
-                        "until the watermark (now {}) reaches {}",
-                        self.wm_text(view.watermark),
-                        time(w.window.max_timestamp())
-                    )
+                    if view.watermark == LONG_MIN {
+                        format!("until the watermark reaches {} (none has arrived yet)", time(w.window.max_timestamp()))
+                    } else {
+                        format!(
+                            "until the watermark (now {}) reaches {}",
+                            time(view.watermark),
+                            time(w.window.max_timestamp())
+                        )
+                    }
                 } else {
                     "until its window fires".into()
                 };
