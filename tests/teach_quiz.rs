@@ -209,3 +209,18 @@ fn answers_agree_with_the_view() {
     }
     assert!(asked > 300, "{asked}");
 }
+
+/// `questions_at(step)` (what the UI asks when the playhead stops) equals the whole-run list's
+/// questions of that step, for every preset.
+#[test]
+fn questions_at_a_step_match_the_whole_run() {
+    for p in presets::all() {
+        let r = run(&p.scenario);
+        let cx = Context::new(&p.scenario, &r).with_values(p.value_format);
+        let all = cx.questions();
+        for step in 0..=r.steps {
+            let here: Vec<Question> = all.iter().filter(|q| q.step == step).cloned().collect();
+            assert_eq!(cx.questions_at(step), here, "{} step {step}", p.id);
+        }
+    }
+}

@@ -192,3 +192,66 @@ impl<'a> Context<'a> {
         f
     }
 }
+
+/// What is alive after some steps: the live windows (with how often each fired) and the
+/// pending timers. Folded from the trace like `engine::view::at_step`, but incrementally, so
+/// that walking all steps (the quiz) stays linear in the trace.
+#[derive(Clone, Debug, Default)]
+pub struct Live {
+    pub windows: std::collections::BTreeMap<(KeyId, Window), u32>,
+    pub timers: std::collections::BTreeSet<(Millis, KeyId, Window)>,
+    /// The next input step to apply.
+    pub next_step: usize,
+}
+
+impl Live {
+    pub fn apply(&mut self, ev: &TraceEvent) {
+        match &ev.kind {
+            TraceKind::WindowCreated { key, window } => {
+                self.windows.insert((*key, *window), 0);
+            }
+            TraceKind::Fired { key, window, .. } => {
+                if let Some(n) = self.windows.get_mut(&(*key, *window)) {
+                    *n += 1;
+                }
+            }
+            TraceKind::CleanedUp { key, window, .. } => {
+                self.windows.remove(&(*key, *window));
+            }
+            TraceKind::SessionsMerged { key, merged, into, .. } => {
+                let mut firings = 0;
+                for m in merged {
+                    firings += self.windows.remove(&(*key, Window::Time(*m))).unwrap_or(0);
+                }
+                *self.windows.entry((*key, Window::Time(*into))).or_insert(0) += firings;
+            }
+            TraceKind::TimerRegistered { key, window, time, .. } => {
+                self.timers.insert((*time, *key, *window));
+            }
+            TraceKind::TimerDeleted { key, window, time, .. } | TraceKind::TimerFired { key, window, time, .. } => {
+                self.timers.remove(&(*time, *key, *window));
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies the trace events of input step `step`.
+    pub fn apply_step(&mut self, cx: &Context<'_>, step: usize) {
+        for ev in cx.events(step) {
+            self.apply(ev);
+        }
+        self.next_step = step + 1;
+    }
+
+    /// The state at `playhead` (after that many steps), folded from the start.
+    pub fn at(cx: &Context<'_>, playhead: usize) -> Live {
+        let mut live = Live::default();
+        let trace: &[TraceEvent] = &cx.run.trace;
+        let end = trace.partition_point(|e| e.step < playhead);
+        for ev in trace.get(..end).unwrap_or(&[]) {
+            live.apply(ev);
+        }
+        live.next_step = playhead;
+        live
+    }
+}

@@ -12,11 +12,10 @@
 use crate::engine::scenario::{AssignerSpec, BaseTrigger, WatermarkSpec, WindowFunctionSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
-use crate::engine::view::{TimerStatus, at_step};
 use crate::engine::{Run, Scenario, Window};
 
 use super::Context;
-use super::facts::{Fate, FiringFact, StepFacts};
+use super::facts::{Fate, FiringFact, Live, StepFacts};
 use super::format::{duration, list, ordinal, plural, time, window as win};
 
 /// The text for one playhead position: a one-sentence headline and the step's events, one
@@ -541,7 +540,8 @@ impl Context<'_> {
         }
         let step = playhead - 1;
         let facts = self.facts(step);
-        StepNarration { playhead, headline: self.headline(&facts), details: self.details(step) }
+        let after = Live::at(self, playhead);
+        StepNarration { playhead, headline: self.headline(&facts, &after), details: self.details(step) }
     }
 
     /// The step's events as sentences, alike events folded together.
@@ -748,7 +748,8 @@ impl Context<'_> {
     }
 
     /// The one-sentence summary of a step.
-    pub(crate) fn headline(&self, f: &StepFacts<'_>) -> String {
+    /// `after`: what is alive after the step (for "nothing fires: the next timer is ...").
+    pub(crate) fn headline(&self, f: &StepFacts<'_>, after: &Live) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some((elem, _)) = f.element {
             parts.push(self.element_clause(f, elem));
@@ -758,7 +759,7 @@ impl Context<'_> {
             parts.push(format!("Flink fails {when}: {class}: {message}"));
             return capitalize(&parts.join("; ")) + ".";
         }
-        if let Some(clause) = self.watermark_clause(f) {
+        if let Some(clause) = self.watermark_clause(f, after) {
             parts.push(clause);
         }
         if parts.is_empty() {
@@ -865,11 +866,11 @@ impl Context<'_> {
         }
     }
 
-    fn watermark_clause(&self, f: &StepFacts<'_>) -> Option<String> {
+    fn watermark_clause(&self, f: &StepFacts<'_>, after: &Live) -> Option<String> {
         let end = f.end_of_input;
         let lead = if let Some(max) = end {
             if !max {
-                let live = at_step(self.run, f.step + 1).live_windows().count();
+                let live = after.windows.len();
                 return Some(format!(
                     "the input pauses without a Long.MAX watermark, so {} alive",
                     plural(live, "window stays", "windows stay")
@@ -962,18 +963,15 @@ impl Context<'_> {
             }
         }
         if f.timer_firings.is_empty() && f.cleanups.is_empty() {
-            let view = at_step(self.run, f.step + 1);
-            let passed: Vec<String> = view
-                .live_windows()
-                .filter(|w| w.window.max_timestamp() <= view.watermark && w.firings == 0)
-                .map(|w| self.window_label(w.key, &w.window))
+            let watermark = self.watermark_at(f.step + 1);
+            let passed: Vec<String> = after
+                .windows
+                .iter()
+                .filter(|((_, w), firings)| w.max_timestamp() <= watermark && **firings == 0)
+                .map(|((k, w), _)| self.window_label(*k, w))
                 .collect();
             // The next timer that would make a window fire (not a cleanup timer).
-            let next = view
-                .timers
-                .iter()
-                .filter(|t| t.status == TimerStatus::Registered && t.time != self.cleanup_time(&t.window))
-                .min_by_key(|t| t.time);
+            let next = after.timers.iter().find(|(t, _, w)| *t != self.cleanup_time(w));
             if self.is_count_trigger() && end.is_none() {
                 if passed.is_empty() {
                     parts.push(format!("{} fires only by count, so nothing fires", self.trigger_name()));
@@ -986,10 +984,10 @@ impl Context<'_> {
                 }
             } else {
                 match next {
-                    Some(t) if end.is_none() => parts.push(format!(
+                    Some((t, k, w)) if end.is_none() => parts.push(format!(
                         "that is before the next trigger timer, {} of {}, so nothing fires",
-                        time(t.time),
-                        self.window_label(t.key, &t.window)
+                        time(*t),
+                        self.window_label(*k, w)
                     )),
                     _ => parts.push("nothing fires".into()),
                 }

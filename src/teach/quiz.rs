@@ -17,11 +17,10 @@
 use std::fmt;
 
 use crate::engine::trace::KeyId;
-use crate::engine::view::{WindowState, at_step};
 use crate::engine::{Run, Scenario, Window};
 
 use super::Context;
-use super::facts::Fate;
+use super::facts::{Fate, Live};
 use super::format::{list, time};
 
 /// More candidate windows than this turn "which windows fire?" into "how many fire?".
@@ -208,24 +207,47 @@ fn capitalize(s: &str) -> String {
 impl Context<'_> {
     /// The questions of the run, in step order.
     pub fn questions(&self) -> Vec<Question> {
+        // One pass over the trace: the live state is carried from step to step.
         let mut out = Vec::new();
+        let mut live = Live::default();
         for step in 0..self.run.steps {
             let facts = self.facts(step);
             if facts.error.is_some() {
                 break;
             }
-            if let Some(q) = self.fate_question(step, &facts) {
+            let before = live.clone();
+            live.apply_step(self, step);
+            if let Some(q) = self.fate_question(step, &facts, &live) {
                 out.push(q);
             }
-            if let Some(q) = self.fire_question(step, &facts) {
+            if let Some(q) = self.fire_question(step, &facts, &before, &live) {
                 out.push(q);
             }
         }
         out
     }
 
-    fn fate_question(&self, step: usize, facts: &super::facts::StepFacts<'_>) -> Option<Question> {
-        let (elem, info) = facts.element?;
+    /// The questions about input step `step` alone (the quiz asks them at playhead `step`).
+    /// Folds the trace up to the step: use [`Self::questions`] to walk a whole run.
+    pub fn questions_at(&self, step: usize) -> Vec<Question> {
+        if step >= self.run.steps {
+            return Vec::new();
+        }
+        let facts = self.facts(step);
+        if facts.error.is_some() {
+            return Vec::new();
+        }
+        let before = Live::at(self, step);
+        let mut after = before.clone();
+        after.apply_step(self, step);
+        self.fate_question(step, &facts, &after)
+            .into_iter()
+            .chain(self.fire_question(step, &facts, &before, &after))
+            .collect()
+    }
+
+    fn fate_question(&self, step: usize, facts: &super::facts::StepFacts<'_>, after: &Live) -> Option<Question> {
+        let (_, info) = facts.element?;
         let fate = match facts.fate()? {
             Fate::Added => ElementFate::Added,
             Fate::AddedAndFires => ElementFate::AddedAndFires,
@@ -241,8 +263,7 @@ impl Context<'_> {
             self.values.value(info.value),
             if wm == crate::engine::time::LONG_MIN { "Long.MIN (none yet)".to_string() } else { time(wm) }
         );
-        let why = self.why_element(elem, step + 1);
-        let clause = self.headline(facts);
+        let clause = self.headline(facts, after);
         // The headline's element part (before the watermark part), then the lateness rule.
         let element_part = clause.split("; ").next().unwrap_or(&clause).trim_end_matches('.').to_string();
         let mut explanation = format!("{element_part}.");
@@ -252,7 +273,7 @@ impl Context<'_> {
             ElementFate::Added | ElementFate::AddedAndFires => 2,
             ElementFate::SideOutput | ElementFate::Dropped => 1,
         };
-        for reason in why.reasons.iter().take(take).filter(|r| r.starts_with("When") || r.starts_with("It is")) {
+        for reason in self.lateness_reasons(info).iter().take(take) {
             explanation.push(' ');
             explanation.push_str(reason);
         }
@@ -271,7 +292,13 @@ impl Context<'_> {
         })
     }
 
-    fn fire_question(&self, step: usize, facts: &super::facts::StepFacts<'_>) -> Option<Question> {
+    fn fire_question(
+        &self,
+        step: usize,
+        facts: &super::facts::StepFacts<'_>,
+        before: &Live,
+        after: &Live,
+    ) -> Option<Question> {
         let end = facts.end_of_input == Some(true);
         let moved = facts.watermark_advanced.is_some() || facts.watermark_ignored.is_some();
         if !moved && !end {
@@ -279,16 +306,11 @@ impl Context<'_> {
         }
         // Candidates: live before the step, plus windows this step's element created; not
         // those a merge absorbed during the step.
-        let before = at_step(self.run, step);
-        let after = at_step(self.run, step + 1);
         let merged_away = |r: &WindowRef| {
-            after
-                .windows
-                .iter()
-                .any(|w| w.key == r.key && w.window == r.window && matches!(w.state, WindowState::Merged { .. }))
+            facts.merges.iter().any(|m| m.key == r.key && m.merged.iter().any(|w| Window::Time(*w) == r.window))
         };
         let mut candidates: Vec<WindowRef> =
-            before.live_windows().map(|w| WindowRef { key: w.key, window: w.window }).collect();
+            before.windows.keys().map(|(key, window)| WindowRef { key: *key, window: *window }).collect();
         for (key, window, _) in &facts.added {
             candidates.push(WindowRef { key: *key, window: *window });
         }
@@ -326,7 +348,7 @@ impl Context<'_> {
             format!("Element {} moves the watermark to {}.", e.id, to.map(time).unwrap_or_default())
         };
         let explanation = {
-            let clause = self.headline(facts);
+            let clause = self.headline(facts, after);
             let part = if facts.element.is_some() {
                 clause.split_once("; ").map(|(_, rest)| rest.to_string()).unwrap_or(clause.clone())
             } else {

@@ -107,29 +107,17 @@ impl<'a> Context<'a> {
         list(&items)
     }
 
-    /// Why element `elem` is where it is at `playhead`.
-    pub fn why_element(&self, elem: ElemIdx, playhead: usize) -> Explanation {
-        let Some(info) = self.element(elem) else {
-            return Explanation { summary: format!("There is no element number {elem} in this run."), reasons: vec![] };
-        };
+    /// The lateness rule for an element, at its arrival: late or not (`timestamp ≤ watermark`),
+    /// and for a late one whether it is within the allowed lateness (`isElementLate`). Cheap:
+    /// reads only the element and the watermark before its step.
+    pub(crate) fn lateness_reasons(&self, info: &crate::engine::ElementInfo) -> Vec<String> {
         let id = info.id;
-        if info.step >= playhead {
-            return Explanation {
-                summary: format!(
-                    "Element {id} has not arrived yet: it is input item {}, and the playhead is after step {playhead}.",
-                    info.step + 1
-                ),
-                reasons: vec![],
-            };
-        }
-        let facts = self.facts(info.step);
-        let wm = self.watermark_before(info.step);
         let ts = info.ts;
+        let wm = self.watermark_before(info.step);
         let late = wm != LONG_MIN && ts <= wm;
         let too_late = self.is_element_late(ts, wm);
-        let mut reasons = Vec::new();
-
         // 1. Late or not: against the watermark at arrival, never against wall-clock time.
+        let mut reasons = Vec::new();
         reasons.push(if wm == LONG_MIN {
             format!(
                 "When element {id} arrived (step {}), no watermark had arrived yet (Long.MIN), so it could not be late.",
@@ -166,6 +154,30 @@ impl<'a> Context<'a> {
                 )
             });
         }
+        reasons
+    }
+
+    /// Why element `elem` is where it is at `playhead`.
+    pub fn why_element(&self, elem: ElemIdx, playhead: usize) -> Explanation {
+        let Some(info) = self.element(elem) else {
+            return Explanation { summary: format!("There is no element number {elem} in this run."), reasons: vec![] };
+        };
+        let id = info.id;
+        if info.step >= playhead {
+            return Explanation {
+                summary: format!(
+                    "Element {id} has not arrived yet: it is input item {}, and the playhead is after step {playhead}.",
+                    info.step + 1
+                ),
+                reasons: vec![],
+            };
+        }
+        let facts = self.facts(info.step);
+        let wm = self.watermark_before(info.step);
+        let ts = info.ts;
+        let late = wm != LONG_MIN && ts <= wm;
+        // 1-2. Late or not, and within the allowed lateness or not.
+        let mut reasons = self.lateness_reasons(info);
         // 3. Each window: alive (added) or gone (isWindowLate).
         let mut window_reasons = Vec::new();
         for (key, w, created) in &facts.added {
