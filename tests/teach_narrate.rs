@@ -81,7 +81,7 @@ fn step_headlines_carry_the_numbers() {
     assert_eq!(
         start.details,
         vec![
-            "TumblingEventTimeWindows.of(1 min), EventTimeTrigger, allowed lateness 2 min, watermarks forBoundedOutOfOrderness(20 s); elements too late for every window go to the late side output."
+            "TumblingEventTimeWindows.of(1 min), EventTimeTrigger, allowed lateness 2 min, watermarks from forBoundedOutOfOrderness(20 s); elements too late for every window go to the late side output."
         ]
     );
     // Past the end clamps to the end.

@@ -15,7 +15,8 @@
 //!
 //! Step numbers follow [`crate::engine::view::at_step`]: a *playhead* `p` is the state after the
 //! first `p` input steps (`0` = before any input, `run.steps` = after the end of input), and
-//! input step `i` (the trace's `step` field) moves the playhead from `i` to `i + 1`.
+//! input step `i` (the trace's `step` field) moves the playhead from `i` to `i + 1`. Text written
+//! for people counts from 1: "at step 3" is input step 2, the one that leads to playhead 3.
 //!
 //! Wording follows Flink's documentation (assigner, trigger, max timestamp, cleanup time,
 //! allowed lateness, main firing, late firing, side output) so that what a student reads here
@@ -183,11 +184,11 @@ impl<'a> Context<'a> {
     /// The watermark strategy in Flink's words.
     pub fn watermark_description(&self) -> String {
         match self.scenario.watermarks {
-            WatermarkSpec::Explicit => "explicit watermarks from the input".into(),
+            WatermarkSpec::Explicit => "explicit watermarks in the input".into(),
             WatermarkSpec::BoundedOutOfOrderness { bound } => {
-                format!("forBoundedOutOfOrderness({})", format::duration(bound))
+                format!("watermarks from forBoundedOutOfOrderness({})", format::duration(bound))
             }
-            WatermarkSpec::Monotonous => "forMonotonousTimestamps()".into(),
+            WatermarkSpec::Monotonous => "watermarks from forMonotonousTimestamps()".into(),
         }
     }
 

@@ -515,7 +515,7 @@ impl Context<'_> {
         };
         let evictor = self.evictor_name().map(|e| format!(", {e}")).unwrap_or_default();
         format!(
-            "{}, {}{evictor}, {lateness}, watermarks {}; {late}.",
+            "{}, {}{evictor}, {lateness}, {}; {late}.",
             self.assigner_description(),
             self.trigger_name(),
             self.watermark_description()
