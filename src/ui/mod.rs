@@ -1,1 +1,21 @@
+//! The Yew front end: one interactive event-time canvas over the engine's trace.
+//!
+//! - `state`: the application state and its one reducer (`enum Action`); pure, tested natively.
+//! - `geometry`: event time ↔ pixels (`px_from_millis`, `millis_from_px`), ticks, snapping.
+//! - `model`: what the canvas draws, derived once per run (lanes, rows) and per step (scene).
+//! - `config`: the configuration panel's draft and its validation (Flink's own rules).
+//! - `fragment`: the `#scenario=` / `#z=` / `&step=` URL contract.
+//! - `app` and the component modules: the browser side, which only draws the state and turns
+//!   gestures into actions.
+pub mod config;
+pub mod fragment;
+pub mod geometry;
+pub mod model;
+pub mod state;
 
+pub mod app;
+pub mod canvas;
+pub mod controls;
+pub mod panels;
+
+pub use app::{App, install_panic_hook};

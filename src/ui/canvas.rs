@@ -1,0 +1,724 @@
+//! The event-time canvas: an SVG drawn from the state on every change. Gestures are turned
+//! into event-time values at once (`millis_from_px`) and sent to the reducer; nothing here
+//! changes the model directly.
+//!
+//! One set of pointer handlers sits on the `<svg>` root and finds what was hit through the
+//! `data-drag` attribute (`e:<input index>` for an element, `wm` for the watermark), so 500
+//! marbles cost no closures.
+
+use std::collections::BTreeMap;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element as DomElement, HtmlElement, PointerEvent, WheelEvent};
+use yew::prelude::*;
+
+use crate::engine::scenario::{InputItem, WatermarkSpec};
+use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
+use crate::engine::view::{ElementOutcome, TimerStatus, WindowState};
+use crate::engine::{Millis, Window};
+
+use super::geometry::{
+    Viewport, clamp_px, format_duration, millis_from_px, millis_from_px_f64, px_from_millis, snap, ticks,
+};
+use super::model::{Effect, Lane, dims, result_text};
+use super::state::{Action, AppState, Drag, DragStart, Menu, MenuTarget, STEP_MILLIS, WatermarkTarget};
+
+#[derive(Properties, PartialEq)]
+pub struct CanvasProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+fn px(v: f64) -> String {
+    format!("{:.1}", clamp_px(v))
+}
+
+fn x_of(vp: &Viewport, ts: Millis) -> f64 {
+    clamp_px(px_from_millis(vp, ts))
+}
+
+/// Pointer position in canvas units (CSS px / scale) relative to the canvas. (Yew delegates
+/// events, so `current_target` is not the `<svg>`: the node ref is.)
+fn local_xy(e: &MouseEvent, svg: &NodeRef, scale: f64) -> Option<(f64, f64)> {
+    let el: DomElement = svg.cast()?;
+    let r = el.get_bounding_client_rect();
+    Some(((f64::from(e.client_x()) - r.left()) / scale, (f64::from(e.client_y()) - r.top()) / scale))
+}
+
+/// The `data-drag` value of what the pointer hit.
+fn drag_target(e: &Event) -> Option<String> {
+    let el: DomElement = e.target()?.dyn_into().ok()?;
+    el.closest("[data-drag]").ok().flatten()?.get_attribute("data-drag")
+}
+
+fn parse_drag(s: &str) -> Option<DragStart> {
+    if s == "wm" {
+        return Some(DragStart::Watermark);
+    }
+    s.strip_prefix("e:")?.parse().ok().map(DragStart::Element)
+}
+
+fn blur_active_field() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|a| a.dyn_into::<HtmlElement>().ok())
+    {
+        let _ = el.blur();
+    }
+}
+
+fn lane_at(lanes: &[Lane], y: f64) -> Option<&Lane> {
+    lanes.iter().find(|l| y >= l.y && y < l.y + l.height)
+}
+
+/// Delay of an effect (its place in the step's trace order), scaled to the playback speed.
+fn delay_style(order: usize, n: usize, speed: f64) -> String {
+    let per = (STEP_MILLIS * 0.7 / n.max(1) as f64).min(160.0);
+    format!("animation-delay: {:.0}ms", order as f64 * per / speed)
+}
+
+#[component]
+pub fn Canvas(props: &CanvasProps) -> Html {
+    let state = props.state.clone();
+    let s: &AppState = &state;
+    let vp = s.viewport;
+    let layout = &s.layout;
+    let scene = &s.scene;
+    let view = &scene.view;
+    let dragging = s.drag.is_some();
+    let height = if s.two_d { two_d_height(s) } else { layout.height };
+    let scale = s.scale;
+    let svg_ref = use_node_ref();
+
+    let onpointerdown = {
+        let state = state.clone();
+        let svg_ref = svg_ref.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
+            let what = match drag_target(&e) {
+                Some(t) => match parse_drag(&t) {
+                    Some(w) => w,
+                    None => return,
+                },
+                None => DragStart::Pan,
+            };
+            blur_active_field();
+            if let Some(svg) = svg_ref.cast::<DomElement>() {
+                let _ = svg.set_pointer_capture(e.pointer_id());
+            }
+            e.prevent_default();
+            state.dispatch(Action::DragStart { what, px: x, millis: millis_from_px_f64(&vp, x) });
+        })
+    };
+    let onpointermove = {
+        let state = state.clone();
+        let svg_ref = svg_ref.clone();
+        Callback::from(move |e: PointerEvent| {
+            if !dragging {
+                return;
+            }
+            let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
+            state.dispatch(Action::DragMove { px: x, millis: millis_from_px_f64(&vp, x) });
+        })
+    };
+    let onpointerup = {
+        let state = state.clone();
+        Callback::from(move |_: PointerEvent| {
+            if dragging {
+                state.dispatch(Action::DragEnd);
+            }
+        })
+    };
+    let onwheel = {
+        let state = state.clone();
+        let svg_ref = svg_ref.clone();
+        Callback::from(move |e: WheelEvent| {
+            let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
+            e.prevent_default();
+            let (dx, dy) = (e.delta_x(), e.delta_y());
+            if e.shift_key() || dx.abs() > dy.abs() {
+                let d = if dx.abs() > dy.abs() { dx } else { dy };
+                state.dispatch(Action::PanBy { dx_px: -d });
+            } else {
+                // Mouse wheel and trackpad pinch (ctrl+wheel) zoom around the pointer.
+                let k = if e.ctrl_key() { 0.01 } else { 0.0015 };
+                state.dispatch(Action::ZoomAt { px: x, factor: (-dy * k).exp() });
+            }
+        })
+    };
+    let oncontextmenu = {
+        let state = state.clone();
+        let svg_ref = svg_ref.clone();
+        let lanes = layout.lanes.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            let Some((x, y)) = local_xy(&e, &svg_ref, scale) else { return };
+            let unit = super::geometry::snap_unit_millis(&vp);
+            let target = match drag_target(&e).as_deref().and_then(parse_drag) {
+                Some(DragStart::Element(i)) => MenuTarget::Element(i),
+                _ => MenuTarget::Canvas {
+                    ts: snap(millis_from_px(&vp, x), unit),
+                    key: lane_at(&lanes, y).map(|l| l.key.clone()),
+                },
+            };
+            state.dispatch(Action::OpenMenu(Menu {
+                x_px: f64::from(e.client_x()),
+                y_px: f64::from(e.client_y()),
+                target,
+            }));
+        })
+    };
+    let ondblclick = {
+        let state = state.clone();
+        let svg_ref = svg_ref.clone();
+        let lanes = layout.lanes.clone();
+        Callback::from(move |e: MouseEvent| {
+            if drag_target(&e).is_some() {
+                return;
+            }
+            let Some((x, y)) = local_xy(&e, &svg_ref, scale) else { return };
+            let unit = super::geometry::snap_unit_millis(&vp);
+            state.dispatch(Action::AddElement {
+                key: lane_at(&lanes, y).map(|l| l.key.clone()),
+                ts: Some(snap(millis_from_px(&vp, x), unit)),
+            });
+        })
+    };
+
+    let class = classes!(
+        "canvas",
+        s.animate.then_some("animate"),
+        dragging.then_some("dragging"),
+        matches!(s.drag, Some(Drag::Pan { .. })).then_some("panning")
+    );
+    let style = format!("--fx-ms: {:.0}ms", 520.0 / s.speed);
+    html! {
+        <svg
+            ref={svg_ref}
+            {class}
+            {style}
+            data-testid="canvas"
+            width={px(vp.width_px * scale)}
+            height={px(height * scale)}
+            viewBox={format!("0 0 {} {}", px(vp.width_px), px(height))}
+            role="application"
+            aria-label="Event-time canvas: drag elements and the watermark"
+            {onpointerdown}
+            {onpointermove}
+            onpointerup={onpointerup.clone()}
+            onpointercancel={onpointerup}
+            {onwheel}
+            {oncontextmenu}
+            {ondblclick}
+        >
+            <defs>
+                <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+                </pattern>
+            </defs>
+            { axis(s, height) }
+            if s.two_d {
+                { two_d(s) }
+            } else {
+                { for layout.lanes.iter().map(lane_background) }
+                { side_lane(s) }
+                { windows(s) }
+                { timers(s) }
+                { marbles(s) }
+                { effects(s) }
+            }
+            { watermark(s, height) }
+            { drag_label(s) }
+            if view.step == 0 && !s.two_d {
+                <text class="hint" x={px(vp.width_px / 2.0)} y={px(dims::AXIS_HEIGHT + 30.0)} text-anchor="middle">
+                    { "Before the first input item: press → or ▶ to start" }
+                </text>
+            }
+        </svg>
+    }
+}
+
+fn axis(s: &AppState, height: f64) -> Html {
+    let vp = &s.viewport;
+    let ts = ticks(vp);
+    html! {
+        <g class="axis" data-testid="axis">
+            <rect class="axis-bg" x="0" y="0" width={px(vp.width_px)} height={px(dims::AXIS_HEIGHT - 4.0)} />
+            { for ts.iter().map(|t| html! {
+                <g class="tick" key={t.millis.to_string()}>
+                    <line class="grid" x1={px(t.px)} x2={px(t.px)} y1={px(dims::AXIS_HEIGHT - 10.0)} y2={px(height)} />
+                    <text class="tick-label" x={px(t.px)} y="14" text-anchor="middle">{ &t.label }</text>
+                </g>
+            }) }
+            <text class="axis-title" x="6" y="30">{ "event time →" }</text>
+        </g>
+    }
+}
+
+fn lane_background(lane: &Lane) -> Html {
+    html! {
+        <g class="lane" key={lane.key.clone()} data-testid="lane" data-key={lane.key.clone()}>
+            <rect class="lane-bg" x="0" y={px(lane.y)} width="100%" height={px(lane.height)} />
+            <text class="lane-label" x="6" y={px(lane.y + 12.0)}>{ format!("key {}", lane.key) }</text>
+        </g>
+    }
+}
+
+fn side_lane(s: &AppState) -> Html {
+    let y = s.layout.side_lane_y;
+    let vp = &s.viewport;
+    let view = &s.scene.view;
+    let title = if s.scenario.side_output {
+        "late side output (sideOutputLateData)"
+    } else {
+        "no side output: late elements are dropped"
+    };
+    let dropping = s.scene.effects.len();
+    let items = view.elements.iter().enumerate().filter_map(|(i, o)| {
+        if *o != Some(ElementOutcome::SideOutput) {
+            return None;
+        }
+        let el = s.run.elements.get(i)?;
+        let x = x_of(vp, el.ts);
+        let from_y = s.layout.lane_of_key(el.key).map_or(y, |l| l.marble_y());
+        let order = s.scene.effect_order(|e| matches!(e, Effect::SideOutput { elem } if *elem as usize == i));
+        let (class, style) = match order {
+            Some(o) if s.animate => (
+                "side-marble drop-in",
+                format!("--from-dy: {:.0}px; {}", from_y - (y + 26.0), delay_style(o, dropping, s.speed)),
+            ),
+            _ => ("side-marble", String::new()),
+        };
+        Some(html! {
+            <g class={class} {style} key={format!("so{i}")} data-testid="side-output-element" data-id={el.id.to_string()}
+               transform={format!("translate({},{})", px(x), px(y + 26.0))}>
+                <circle r={px(dims::MARBLE_R - 1.0)} />
+                <text class="marble-text" y="4" text-anchor="middle">{ el.id }</text>
+                <title>{ format!("element {} (ts {}) went to the late side output", el.id, format_millis(el.ts)) }</title>
+            </g>
+        })
+    });
+    html! {
+        <g class={classes!("side-lane", (!s.scenario.side_output).then_some("off"))} data-testid="side-output-lane">
+            <rect class="side-lane-bg" x="0" y={px(y)} width="100%" height={px(dims::SIDE_LANE)} />
+            <text class="lane-label" x="6" y={px(y + 12.0)}>{ title }</text>
+            { for items }
+        </g>
+    }
+}
+
+fn windows(s: &AppState) -> Html {
+    let vp = &s.viewport;
+    let view = &s.scene.view;
+    let lateness = s.scenario.lateness();
+    let max_contents = view.windows.iter().map(|w| w.contents.len()).max().unwrap_or(1).max(1);
+    let n_fx = s.scene.effects.len();
+    let items = view.windows.iter().enumerate().filter_map(|(wi, w)| {
+        let lane = s.layout.lane_of_key(w.key)?;
+        let key_name = s.run.key_name(w.key).to_string();
+        let merged = matches!(w.state, WindowState::Merged { .. });
+        let row = if merged { 0 } else { s.layout.row_of(w.key, &w.window) };
+        let y = lane.row_y(row);
+        let h = dims::WINDOW_ROW - 4.0;
+        let (x0, x1, start, end) = match w.window {
+            Window::Global => (-2.0, vp.width_px + 2.0, String::new(), String::new()),
+            Window::Time(tw) => {
+                let x1 = if tw.end >= tw.start { x_of(vp, tw.end) } else { vp.width_px + 2.0 };
+                (x_of(vp, tw.start), x1, tw.start.to_string(), tw.end.to_string())
+            }
+        };
+        let width = (x1 - x0 - 1.0).max(2.0);
+        let label = match w.state {
+            WindowState::Merged { .. } => String::new(),
+            WindowState::CleanedUp => "cleaned up".to_string(),
+            _ => {
+                let result = result_text(&s.scenario, &s.run, s.scene.last_fire.get(wi).copied().flatten());
+                let n = w.contents.len();
+                let has_result = s.scene.last_fire.get(wi).copied().flatten().is_some();
+                match (width, has_result) {
+                    (w, true) if w > 150.0 => format!("{n} in state · {result}"),
+                    (w, true) if w > 70.0 => format!("{n} · {result}"),
+                    (w, false) if w > 90.0 => format!("{n} in state"),
+                    _ => n.to_string(),
+                }
+            }
+        };
+        let hatch = match w.window {
+            Window::Time(tw) if lateness > 0 && w.state.is_live() && tw.end > tw.start => {
+                let hx1 = x_of(vp, tw.end.saturating_add(lateness));
+                Some(html! {
+                    <rect class="lateness" x={px(x1)} y={px(y)} width={px((hx1 - x1).max(0.0))} height={px(h)}>
+                        <title>{ format!("allowed lateness: until the cleanup time {}", format_millis(tw.max_timestamp().saturating_add(lateness))) }</title>
+                    </rect>
+                })
+            }
+            _ => None,
+        };
+        let born = s.animate
+            .then(|| s.scene.effect_order(|e| matches!(e, Effect::WindowCreated { key, window } if *key == w.key && *window == w.window)))
+            .flatten();
+        let fired = s.animate
+            .then(|| s.scene.effect_order(|e| matches!(e, Effect::Fired { key, window, .. } if *key == w.key && *window == w.window)))
+            .flatten();
+        let merging = s.animate && merged && w.ended_step.is_some_and(|e| e + 1 == view.step);
+        let class = classes!(
+            "window",
+            format!("state-{}", w.state.label()),
+            born.is_some().then_some("born"),
+            merging.then_some("merging"),
+        );
+        let style = born.map(|o| delay_style(o, n_fx, s.speed)).unwrap_or_default();
+        let fill = w.contents.len() as f64 / max_contents as f64;
+        let title = format!(
+            "key {} window {} — {} · {} element(s) in state · {} firing(s)",
+            key_name,
+            match w.window {
+                Window::Global => "GlobalWindow".to_string(),
+                Window::Time(tw) => format!("[{}, {})", format_millis(tw.start), format_millis(tw.end)),
+            },
+            w.state.label(),
+            w.contents.len(),
+            w.firings
+        );
+        Some(html! {
+            <g {class} {style} key={format!("{}:{}:{}:{}", w.key, start, end, merged)}
+               data-testid="window" data-key={key_name} data-start={start} data-end={end}
+               data-state={w.state.label()} data-count={w.contents.len().to_string()}>
+                { hatch.unwrap_or_default() }
+                <rect class="band" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" />
+                if w.state.is_live() {
+                    <rect class="statebar" x={px(x0)} y={px(y + h - 4.0)} width={px(width)} height="3"
+                          style={format!("transform: scaleX({fill:.3})")} />
+                }
+                if fired.is_some() {
+                    <rect class="fx-pulse" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3"
+                          style={delay_style(fired.unwrap_or(0), n_fx, s.speed)} />
+                }
+                if !label.is_empty() {
+                    <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ label }</text>
+                }
+                <title>{ title }</title>
+            </g>
+        })
+    });
+    html! { <g class="windows">{ for items }</g> }
+}
+
+fn timers(s: &AppState) -> Html {
+    let vp = &s.viewport;
+    let n_fx = s.scene.effects.len();
+    // One glyph per (key, time): the timer service deduplicates (key, window, time) anyway.
+    let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
+    let items = s.scene.view.timers.iter().filter_map(|t| {
+        if seen.insert((t.key, t.time), ()).is_some() {
+            return None;
+        }
+        let lane = s.layout.lane_of_key(t.key)?;
+        let x = if t.time == LONG_MAX { vp.width_px - 8.0 } else { x_of(vp, t.time) };
+        let y = lane.timer_y();
+        let kind = match (t.purpose.trigger, t.purpose.cleanup) {
+            (true, true) => "both",
+            (true, false) => "trigger",
+            _ => "cleanup",
+        };
+        let flash = s.animate
+            && t.status == TimerStatus::Fired
+            && s.scene.effects.iter().any(|e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time));
+        let order = s.scene.effect_order(|e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time));
+        let born = s.animate && t.status == TimerStatus::Registered
+            && s.scene.effects.iter().any(|e| matches!(e, Effect::TimerRegistered { key, time } if *key == t.key && *time == t.time));
+        let class = classes!("timer", format!("timer-{kind}"), format!("status-{}", t.status.label()), born.then_some("born"));
+        let glyph = match kind {
+            "cleanup" => html! { <rect x="-4" y="-4" width="8" height="8" /> },
+            "both" => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z M -3 2 L 3 2 L 3 6 L -3 6 Z" /> },
+            _ => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z" /> },
+        };
+        Some(html! {
+            <g {class} key={format!("t{}:{}", t.key, t.time)} data-testid="timer" data-time={t.time.to_string()}
+               data-purpose={t.purpose.label()} data-status={t.status.label()}
+               transform={format!("translate({},{})", px(x), px(y))}>
+                { glyph }
+                if t.status == TimerStatus::Deleted {
+                    <line class="strike" x1="-6" y1="-6" x2="6" y2="6" />
+                }
+                if flash {
+                    <circle class="fx-flash" r="9" style={delay_style(order.unwrap_or(0), n_fx, s.speed)} />
+                }
+                <title>{ format!("{} timer at {} — {}", t.purpose.label(), format_millis(t.time), t.status.label()) }</title>
+            </g>
+        })
+    });
+    html! { <g class="timers">{ for items }</g> }
+}
+
+fn outcome_class(o: Option<ElementOutcome>) -> &'static str {
+    match o {
+        None => "outcome-not-arrived",
+        Some(o) => match o {
+            ElementOutcome::Pending => "outcome-pending",
+            ElementOutcome::OnTime => "outcome-on-time",
+            ElementOutcome::InLateFiring => "outcome-late-firing",
+            ElementOutcome::SideOutput => "outcome-side-output",
+            ElementOutcome::Dropped { .. } => "outcome-dropped",
+            ElementOutcome::Discarded => "outcome-discarded",
+        },
+    }
+}
+
+pub fn outcome_text(o: Option<ElementOutcome>) -> &'static str {
+    match o {
+        None => "not arrived yet",
+        Some(ElementOutcome::Pending) => "in window state, not emitted yet",
+        Some(ElementOutcome::OnTime) => "emitted on time",
+        Some(ElementOutcome::InLateFiring) => "emitted in a late firing",
+        Some(ElementOutcome::SideOutput) => "late: sent to the side output",
+        Some(ElementOutcome::Dropped { counted: true }) => "late: dropped (numLateRecordsDropped)",
+        Some(ElementOutcome::Dropped { counted: false }) => "dropped: all its windows were already late",
+        Some(ElementOutcome::Discarded) => "removed by the evictor or cleaned up unemitted",
+    }
+}
+
+fn marbles(s: &AppState) -> Html {
+    let vp = &s.viewport;
+    let view = &s.scene.view;
+    let mut stack: BTreeMap<(usize, i64), u32> = BTreeMap::new();
+    let n_fx = s.scene.effects.len();
+    let items = s.scenario.input.iter().enumerate().filter_map(|(i, item)| {
+        let InputItem::Element(e) = item else { return None };
+        let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
+        let lane_ix = *s.layout.lane_of_elem.get(ordinal)?;
+        let lane = s.layout.lanes.get(lane_ix)?;
+        let x = x_of(vp, e.ts);
+        let n = stack.entry((lane_ix, (x / 6.0).round() as i64)).or_insert(0);
+        let y = lane.marble_y() - f64::from((*n).min(2)) * 7.0;
+        *n += 1;
+        let outcome = view.elements.get(ordinal).copied().flatten();
+        let selected = s.selection == Some(i);
+        let arrived = s.animate
+            .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
+            .flatten();
+        let class = classes!(
+            "marble",
+            outcome_class(outcome),
+            selected.then_some("selected"),
+            arrived.is_some().then_some("arrive"),
+        );
+        let style = arrived.map(|o| delay_style(o, n_fx, s.speed)).unwrap_or_default();
+        let dropped = matches!(outcome, Some(ElementOutcome::Dropped { .. }));
+        Some(html! {
+            <g {class} {style} key={format!("m{i}")} data-testid="element" data-id={e.id.to_string()} data-key={e.key.clone()}
+               data-ts={e.ts.to_string()} data-index={i.to_string()} data-outcome={outcome.map_or("not-arrived", |o| o.label())}
+               data-drag={format!("e:{i}")} transform={format!("translate({},{})", px(x), px(y))}>
+                <circle class="hit" r={px(dims::MARBLE_R + 5.0)} />
+                <circle class="body" r={px(dims::MARBLE_R)} />
+                <text class="marble-text" y="4" text-anchor="middle">{ e.id }</text>
+                if dropped {
+                    <path class="cross" d="M -8 -8 L 8 8 M 8 -8 L -8 8" />
+                }
+                <title>{ format!("element {} · key {} · ts {} · value {} — {}", e.id, e.key, format_millis(e.ts), e.value, outcome_text(outcome)) }</title>
+            </g>
+        })
+    });
+    html! { <g class="marbles">{ for items }</g> }
+}
+
+/// Transient shapes for the step just taken: elements flying into their windows, firings
+/// pulsing. Keyed by the animation sequence so that every step restarts them; hidden under
+/// `prefers-reduced-motion`.
+fn effects(s: &AppState) -> Html {
+    if !s.animate {
+        return Html::default();
+    }
+    let vp = &s.viewport;
+    let n = s.scene.effects.len();
+    let items = s.scene.effects.iter().enumerate().filter_map(|(order, e)| {
+        let Effect::Added { elem, key, window } = e else { return None };
+        let el = s.run.elements.get(*elem as usize)?;
+        let lane = s.layout.lane_of_key(*key)?;
+        let (x0, y0) = (x_of(vp, el.ts), lane.marble_y());
+        let row = s.layout.row_of(*key, window);
+        let x1 = match window {
+            Window::Global => x0,
+            Window::Time(tw) => x_of(vp, tw.start).max(x0.min(x_of(vp, tw.end) - 10.0)),
+        };
+        let y1 = lane.row_y(row) + dims::WINDOW_ROW / 2.0 - 2.0;
+        Some(html! {
+            <circle class="fx-fly" cx={px(x0)} cy={px(y0)} r="5"
+                style={format!("--dx: {:.0}px; --dy: {:.0}px; {}", x1 - x0, y1 - y0, delay_style(order, n, s.speed))} />
+        })
+    });
+    html! { <g class="effects" key={s.anim_seq.to_string()}>{ for items }</g> }
+}
+
+fn watermark(s: &AppState, height: f64) -> Html {
+    let vp = &s.viewport;
+    let view = &s.scene.view;
+    let wm = view.watermark;
+    let (x, label) = match wm {
+        LONG_MIN => (2.0, "watermark: Long.MIN (none yet)".to_string()),
+        LONG_MAX => (vp.width_px - 2.0, "watermark: Long.MAX (end of input)".to_string()),
+        w => (x_of(vp, w), format!("watermark {}", format_millis(w))),
+    };
+    let x = x.clamp(2.0, vp.width_px - 2.0);
+    let label_w = label.chars().count() as f64 * 7.5 + 16.0;
+    // Keep the label on screen: to the left of the line near the right edge.
+    let label_x = if x + label_w > vp.width_px { x - label_w } else { x };
+    let top = dims::AXIS_HEIGHT - 38.0;
+    let dragging = matches!(s.drag, Some(Drag::Watermark { .. }));
+
+    // Bounded out-of-orderness: the bound is the gap between the largest timestamp and the line.
+    let bound = match (s.scenario.watermarks, view.max_timestamp) {
+        (WatermarkSpec::BoundedOutOfOrderness { .. }, Some(max_ts)) | (WatermarkSpec::Monotonous, Some(max_ts))
+            if wm != LONG_MAX && wm != LONG_MIN =>
+        {
+            let b = if let WatermarkSpec::BoundedOutOfOrderness { bound } = s.scenario.watermarks { bound } else { 0 };
+            let xm = x_of(vp, max_ts);
+            Some(html! {
+                <g class="bound" data-testid="bound">
+                    <line class="max-ts" x1={px(xm)} x2={px(xm)} y1={px(top)} y2={px(height)} />
+                    <line class="bound-gap" x1={px(x)} x2={px(xm)} y1={px(top + 33.0)} y2={px(top + 33.0)} />
+                    <line class="bound-gap" x1={px(xm)} x2={px(xm)} y1={px(top + 29.0)} y2={px(top + 37.0)} />
+                    <text class="bound-label" x={px(xm + 4.0)} y={px(top + 32.0)}>
+                        { format!("bound {}", format_duration(b)) }
+                    </text>
+                </g>
+            })
+        }
+        _ => None,
+    };
+    // Explicit watermarks: the item a drag moves, when it is not where the line is.
+    let item = match s.drag {
+        Some(Drag::Watermark { target: WatermarkTarget::Item(i) }) => Some(i),
+        _ => s
+            .selection
+            .filter(|i| matches!(s.scenario.input.get(*i), Some(InputItem::Watermark(_))))
+            .or(s.scene.wm_item),
+    };
+    let ghost = item.and_then(|i| match s.scenario.input.get(i) {
+        Some(InputItem::Watermark(v)) if *v != wm && *v != LONG_MAX && *v != LONG_MIN => {
+            let gx = x_of(vp, *v);
+            Some(html! {
+                <g class="wm-ghost" data-testid="watermark-item" data-wm={v.to_string()}>
+                    <line x1={px(gx)} x2={px(gx)} y1={px(top)} y2={px(height)} />
+                    <text x={px(gx + 4.0)} y={px(height - 6.0)}>{ format!("item #{} wm {}", i + 1, format_millis(*v)) }</text>
+                </g>
+            })
+        }
+        _ => None,
+    });
+    html! {
+        <g class={classes!("watermark", dragging.then_some("active"))}>
+            { bound.unwrap_or_default() }
+            { ghost.unwrap_or_default() }
+            <line class="wm-line" data-testid="watermark-line" x1={px(x)} x2={px(x)} y1={px(top)} y2={px(height)} />
+            <g class="wm-handle" data-testid="watermark" data-wm={wm.to_string()} data-drag="wm">
+                <line class="wm-hit" x1={px(x)} x2={px(x)} y1={px(top)} y2={px(height)} />
+                <rect class="wm-flag" x={px(label_x)} y={px(top)} width={px(label_w)} height="18" rx="4" />
+                <text class="wm-text" x={px(label_x + 8.0)} y={px(top + 13.0)}>{ label }</text>
+                <title>{ watermark_help(s) }</title>
+            </g>
+        </g>
+    }
+}
+
+fn watermark_help(s: &AppState) -> &'static str {
+    match s.scenario.watermarks {
+        WatermarkSpec::Explicit => "Drag to move the selected watermark item (or the one that set this watermark)",
+        WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous => {
+            "Derived: largest timestamp − bound − 1. Drag to change the bound"
+        }
+    }
+}
+
+/// While dragging an element: its exact timestamp, and where it will snap.
+fn drag_label(s: &AppState) -> Html {
+    let Some(Drag::Element { index, .. }) = s.drag else { return Html::default() };
+    let Some(InputItem::Element(e)) = s.scenario.input.get(index) else { return Html::default() };
+    let vp = &s.viewport;
+    let x = x_of(vp, e.ts);
+    let snapped = snap(e.ts, s.snap_unit());
+    let text = if snapped == e.ts {
+        format!("ts {}", format_millis(e.ts))
+    } else {
+        format!("ts {} → drops at {}", format_millis(e.ts), format_millis(snapped))
+    };
+    let w = text.chars().count() as f64 * 7.3 + 12.0;
+    let lx = (x - w / 2.0).clamp(0.0, (vp.width_px - w).max(0.0));
+    html! {
+        <g class="drag-label" data-testid="drag-label" data-ts={e.ts.to_string()}>
+            <line class="drag-guide" x1={px(x)} x2={px(x)} y1={px(dims::AXIS_HEIGHT - 8.0)} y2={px(s.layout.height)} />
+            <rect x={px(lx)} y={px(dims::AXIS_HEIGHT - 22.0)} width={px(w)} height="18" rx="4" />
+            <text x={px(lx + 6.0)} y={px(dims::AXIS_HEIGHT - 9.0)}>{ text }</text>
+        </g>
+    }
+}
+
+const TWO_D_ROW: f64 = 18.0;
+
+fn two_d_height(s: &AppState) -> f64 {
+    dims::AXIS_HEIGHT + (s.run.steps as f64 + 1.0) * TWO_D_ROW + 20.0
+}
+
+/// Event time × processing time (Streaming Systems' picture): each element at (its timestamp,
+/// the step it arrived in), the watermark as a curve over the steps.
+fn two_d(s: &AppState) -> Html {
+    let vp = &s.viewport;
+    let view = &s.scene.view;
+    let y_of = |step: usize| dims::AXIS_HEIGHT + (step as f64 + 0.5) * TWO_D_ROW;
+    // Watermark curve: after step i (0-based item i) the watermark is watermark_after_step[i].
+    let mut d = String::new();
+    let mut prev: Option<f64> = None;
+    for (i, wm) in s.run.watermark_after_step.iter().enumerate() {
+        if *wm == LONG_MIN || *wm == LONG_MAX {
+            continue;
+        }
+        let x = x_of(vp, *wm);
+        let (top, bottom) = (y_of(i) - TWO_D_ROW / 2.0, y_of(i) + TWO_D_ROW / 2.0);
+        match prev {
+            None => d.push_str(&format!("M {} {} ", px(x), px(top))),
+            Some(_) => d.push_str(&format!("L {} {} ", px(x), px(top))),
+        }
+        d.push_str(&format!("L {} {} ", px(x), px(bottom)));
+        prev = Some(x);
+    }
+    let rows = (0..s.run.steps).map(|i| {
+        let class = classes!("step-row", (i < view.step).then_some("done"));
+        html! {
+            <g key={format!("r{i}")}>
+                <line {class} x1="0" x2={px(vp.width_px)} y1={px(y_of(i) + TWO_D_ROW / 2.0)} y2={px(y_of(i) + TWO_D_ROW / 2.0)} />
+                <text class="step-num" x="4" y={px(y_of(i) + 4.0)}>{ format!("#{}", i + 1) }</text>
+            </g>
+        }
+    });
+    let dots = s.scenario.input.iter().enumerate().filter_map(|(i, item)| {
+        let InputItem::Element(e) = item else { return None };
+        let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
+        let outcome = view.elements.get(ordinal).copied().flatten();
+        let class = classes!("marble", outcome_class(outcome), (s.selection == Some(i)).then_some("selected"));
+        Some(html! {
+            <g {class} key={format!("d{i}")} data-testid="element" data-id={e.id.to_string()} data-key={e.key.clone()}
+               data-ts={e.ts.to_string()} data-index={i.to_string()} data-drag={format!("e:{i}")}
+               transform={format!("translate({},{})", px(x_of(vp, e.ts)), px(y_of(i)))}>
+                <circle class="hit" r="12" />
+                <circle class="body" r="7" />
+                <text class="marble-text small" y="3" text-anchor="middle">{ e.id }</text>
+                <title>{ format!("element {} · key {} · ts {} · arrives in step {}", e.id, e.key, format_millis(e.ts), i + 1) }</title>
+            </g>
+        })
+    });
+    let playhead_y = dims::AXIS_HEIGHT + view.step as f64 * TWO_D_ROW;
+    html! {
+        <g class="two-d" data-testid="two-d">
+            { for rows }
+            <path class="wm-curve" d={d} />
+            <line class="playhead-line" x1="0" x2={px(vp.width_px)} y1={px(playhead_y)} y2={px(playhead_y)} />
+            <text class="axis-title" x={px(vp.width_px - 6.0)} y={px(dims::AXIS_HEIGHT + 12.0)} text-anchor="end">
+                { "processing order ↓ · watermark curve in blue" }
+            </text>
+            { for dots }
+        </g>
+    }
+}

@@ -1,0 +1,228 @@
+//! Playback (playhead, play/pause, steps, speed) and the arrival strip: the input in
+//! processing order, draggable to reorder.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element as DomElement, HtmlInputElement, HtmlSelectElement, PointerEvent};
+use yew::prelude::*;
+
+use crate::engine::scenario::InputItem;
+use crate::engine::time::format_millis;
+
+use super::state::{Action, AppState, Drag, DragStart, SPEEDS};
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+/// Playback icons as inline SVG (no icon font, no request).
+fn icon(name: &str) -> Html {
+    let d = match name {
+        "first" => "M3 3h2v10H3z M13 3v10L6 8z",
+        "back" => "M11 3v10L4 8z M12 3h2v10h-2z",
+        "play" => "M4 2v12l10-6z",
+        "pause" => "M4 3h3v10H4z M9 3h3v10H9z",
+        "forward" => "M2 3h2v10H2z M5 3v10l7-5z",
+        _ => "M3 3v10l7-5z M11 3h2v10h-2z",
+    };
+    html! { <svg class="icon" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><path d={d} /></svg> }
+}
+
+#[component]
+pub fn Playback(props: &ControlsProps) -> Html {
+    let state = props.state.clone();
+    let s: &AppState = &state;
+    let steps = s.run.steps;
+    let step = s.step;
+    let button =
+        |icon_name: &'static str, title: &'static str, testid: &'static str, action: Action, disabled: bool| {
+            let state = state.clone();
+            html! {
+                <button class="pb" {title} aria-label={title} data-testid={testid} {disabled}
+                        onclick={Callback::from(move |_| state.dispatch(action.clone()))}>{ icon(icon_name) }</button>
+            }
+        };
+    let onscrub = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(v) =
+                e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).and_then(|i| i.value().parse().ok())
+            {
+                state.dispatch(Action::SetStep(v));
+            }
+        })
+    };
+    let onspeed = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) =
+                e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()).and_then(|i| i.value().parse().ok())
+            {
+                state.dispatch(Action::SetSpeed(v));
+            }
+        })
+    };
+    let where_text = if step == 0 {
+        "before input".to_string()
+    } else if step >= steps {
+        "end of input".to_string()
+    } else {
+        match s.scenario.input.get(step - 1) {
+            Some(InputItem::Element(e)) => format!("element {} (key {}, ts {})", e.id, e.key, format_millis(e.ts)),
+            Some(InputItem::Watermark(w)) => format!("watermark item {}", format_millis(*w)),
+            None => String::new(),
+        }
+    };
+    html! {
+        <div class="playback" role="toolbar" aria-label="Playback">
+            { button("first", "First step (Home)", "first", Action::First, step == 0) }
+            { button("back", "Step back (←)", "step-back", Action::StepBack, step == 0) }
+            <button class="pb play" data-testid="play" aria-pressed={s.playing.to_string()}
+                    title={if s.playing { "Pause (space)" } else { "Play (space)" }}
+                    aria-label={if s.playing { "Pause" } else { "Play" }}
+                    onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::TogglePlay))}>
+                { icon(if s.playing { "pause" } else { "play" }) }
+            </button>
+            { button("forward", "Step forward (→)", "step-forward", Action::StepForward, step >= steps) }
+            { button("last", "Last step: end of input (End)", "last", Action::Last, step >= steps) }
+            <div class="playhead" data-testid="playhead" data-step={step.to_string()} data-steps={steps.to_string()}>
+                <input type="range" min="0" max={steps.to_string()} value={step.to_string()} step="1"
+                       aria-label="Playhead: steps taken" data-testid="scrubber" oninput={onscrub} />
+                <span class="step-text">{ format!("step {step}/{steps}") }</span>
+                <span class="where">{ where_text }</span>
+            </div>
+            <label class="speed">{ "speed " }
+                <select data-testid="speed" onchange={onspeed} aria-label="Playback speed">
+                    { for SPEEDS.iter().map(|v| html! {
+                        <option value={v.to_string()} selected={(*v - s.speed).abs() < 1e-9}>{ format!("{v}×") }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// The chip under the pointer (the strip has the pointer captured, so ask the document).
+fn chip_index_at(e: &PointerEvent) -> Option<usize> {
+    let doc = web_sys::window()?.document()?;
+    let el = doc.element_from_point(e.client_x() as f32, e.client_y() as f32)?;
+    el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
+}
+
+fn chip_of(e: &PointerEvent) -> Option<usize> {
+    let el: DomElement = e.target()?.dyn_into().ok()?;
+    el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
+}
+
+#[component]
+pub fn ArrivalStrip(props: &ControlsProps) -> Html {
+    let state = props.state.clone();
+    let s: &AppState = &state;
+    let dragging = matches!(s.drag, Some(Drag::Arrival { .. }));
+    let (from, over) = match s.drag {
+        Some(Drag::Arrival { from, over }) => (Some(from), Some(over)),
+        _ => (None, None),
+    };
+    let strip_ref = use_node_ref();
+    let onpointerdown = {
+        let state = state.clone();
+        let strip_ref = strip_ref.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let Some(i) = chip_of(&e) else { return };
+            if let Some(el) = strip_ref.cast::<DomElement>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+            state.dispatch(Action::DragStart { what: DragStart::Arrival(i), px: 0.0, millis: 0.0 });
+        })
+    };
+    let onpointermove = {
+        let state = state.clone();
+        Callback::from(move |e: PointerEvent| {
+            if !dragging {
+                return;
+            }
+            if let Some(i) = chip_index_at(&e)
+                && Some(i) != over
+            {
+                state.dispatch(Action::ArrivalOver(i));
+            }
+        })
+    };
+    let onpointerup = {
+        let state = state.clone();
+        Callback::from(move |_: PointerEvent| {
+            if dragging {
+                // A press without a move puts the playhead right after the item.
+                if let (Some(f), Some(o)) = (from, over)
+                    && f == o
+                {
+                    state.dispatch(Action::DragEnd);
+                    state.dispatch(Action::SetStep(f + 1));
+                } else {
+                    state.dispatch(Action::DragEnd);
+                }
+            }
+        })
+    };
+    let view = &s.scene.view;
+    let chips = s.scenario.input.iter().enumerate().map(|(i, item)| {
+        let done = i < s.step;
+        let current = i + 1 == s.step;
+        let (label, sub, kind, outcome) = match item {
+            InputItem::Element(e) => {
+                let ordinal = s.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
+                let outcome = ordinal.and_then(|o| view.elements.get(o).copied().flatten());
+                (format!("e{}", e.id), e.key.clone(), "chip-element", outcome.map_or("not-arrived", |o| o.label()))
+            }
+            InputItem::Watermark(w) => ("WM".to_string(), format_millis(*w), "chip-watermark", "watermark"),
+        };
+        let class = classes!(
+            "chip",
+            kind,
+            format!("outcome-{outcome}"),
+            done.then_some("done"),
+            current.then_some("current"),
+            (s.selection == Some(i)).then_some("selected"),
+            (from == Some(i)).then_some("lifted"),
+            (over == Some(i) && from != Some(i)).then_some("drop-target"),
+        );
+        let title = match item {
+            InputItem::Element(e) => format!("step {}: element {} key {} ts {} value {}", i + 1, e.id, e.key, format_millis(e.ts), e.value),
+            InputItem::Watermark(w) => format!("step {}: watermark item {}", i + 1, format_millis(*w)),
+        };
+        html! {
+            <li {class} key={i.to_string()} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
+                data-step={(i + 1).to_string()} {title}>
+                <span class="chip-step">{ format!("#{}", i + 1) }</span>
+                <span class="chip-label">{ label }</span>
+                <span class="chip-sub">{ sub }</span>
+            </li>
+        }
+    });
+    let insert = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::InsertWatermark { wm: None }))
+    };
+    let toggle = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::ToggleTwoD))
+    };
+    html! {
+        <div class="arrival" aria-label="Arrival order (processing time)">
+            <div class="arrival-head">
+                <span class="arrival-title">{ "arrival order" }</span>
+                <button data-testid="insert-watermark" title="Insert a watermark item at the playhead (w)" onclick={insert}>{ "+ watermark" }</button>
+                <button data-testid="toggle-2d" aria-pressed={s.two_d.to_string()} title="Event time × processing time (t)" onclick={toggle}>
+                    { if s.two_d { "lanes" } else { "2-D" } }
+                </button>
+            </div>
+            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
+                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+                { for chips }
+            </ol>
+        </div>
+    }
+}

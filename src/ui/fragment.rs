@@ -1,0 +1,176 @@
+//! The URL fragment contract:
+//!
+//! - `#scenario=<base64url of the UTF-8 scenario JSON>` loads a scenario in the engine's format;
+//! - `#z=<base64url of raw-DEFLATE JSON>` is the same, compressed (share links use this form);
+//! - `&step=<n|end>` places the playhead.
+//!
+//! Parsing never panics: every problem is a [`FragmentError`] the banner shows as text (never as
+//! HTML). Base64url is accepted with or without `=` padding.
+
+use std::fmt;
+
+use base64::Engine as _;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+use crate::engine::Scenario;
+use crate::engine::scenario::limits::MAX_SCENARIO_BYTES;
+
+/// Where the playhead goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepParam {
+    /// A step count (clamped to the run's steps).
+    At(usize),
+    /// `end`: after the end of input.
+    End,
+}
+
+/// What a fragment asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fragment {
+    /// `None`: the fragment names no scenario (keep or load the default).
+    pub scenario: Option<Scenario>,
+    pub step: Option<StepParam>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentError(pub String);
+
+impl fmt::Display for FragmentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+const URL_SAFE_LENIENT: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::URL_SAFE,
+    GeneralPurposeConfig::new().with_encode_padding(false).with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// Longest fragment value accepted (a compressed scenario at the loader's limit fits easily).
+const MAX_FRAGMENT_CHARS: usize = 12 * 1024 * 1024;
+
+fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
+    if value.len() > MAX_FRAGMENT_CHARS {
+        return Err(FragmentError(format!("the {name} value is {} characters long; that is too long", value.len())));
+    }
+    // Some mailers and chat apps turn a trailing `=` into `%3D`.
+    let value = value.replace("%3D", "=").replace("%3d", "=");
+    URL_SAFE_LENIENT
+        .decode(value.trim())
+        .map_err(|e| FragmentError(format!("the {name} value is not valid base64url ({e})")))
+}
+
+/// Decodes a fragment (with or without the leading `#`).
+pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let mut out = Fragment { scenario: None, step: None };
+    for part in fragment.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        match name {
+            "scenario" => {
+                let bytes = decode_b64("scenario", value)?;
+                let s = Scenario::from_json_bytes(&bytes)
+                    .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
+                out.scenario = Some(s);
+            }
+            "z" => {
+                let bytes = decode_b64("z", value)?;
+                let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SCENARIO_BYTES)
+                    .map_err(|e| FragmentError(format!("the z value is not valid raw DEFLATE data ({e})")))?;
+                let s = Scenario::from_json_bytes(&json)
+                    .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
+                out.scenario = Some(s);
+            }
+            "step" => {
+                out.step = Some(match value {
+                    "end" => StepParam::End,
+                    v => StepParam::At(v.parse::<usize>().map_err(|_| {
+                        FragmentError(format!(
+                            "step must be a whole number or \"end\", not \"{}\"",
+                            v.chars().take(20).collect::<String>()
+                        ))
+                    })?),
+                });
+            }
+            // Unknown parameters are ignored so that later versions can add their own.
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The share-link fragment (without `#`): `z=<base64url raw DEFLATE>&step=<n|end>`.
+pub fn encode_z(scenario: &Scenario, step: StepParam) -> String {
+    let json = scenario.to_json().to_string();
+    let compressed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    format!("z={}&step={}", URL_SAFE_LENIENT.encode(compressed), step_text(step))
+}
+
+/// The plain form (without `#`): `scenario=<base64url JSON>&step=<n|end>`.
+pub fn encode_scenario(scenario: &Scenario, step: StepParam) -> String {
+    let json = scenario.to_json().to_string();
+    format!("scenario={}&step={}", URL_SAFE_LENIENT.encode(json.as_bytes()), step_text(step))
+}
+
+fn step_text(step: StepParam) -> String {
+    match step {
+        StepParam::End => "end".into(),
+        StepParam::At(n) => n.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSON: &str = r#"{"assigner": {"kind": "tumbling", "size": 60000},
+        "input": [{"id": 1, "key": "A", "ts": 1000}, {"wm": 59999}]}"#;
+
+    fn scenario() -> Scenario {
+        Scenario::from_json_str(JSON).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Both encodings round-trip, and the step is kept.
+    #[test]
+    fn round_trips() {
+        let s = scenario();
+        let z = parse(&encode_z(&s, StepParam::At(2))).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(z.scenario.as_ref(), Some(&s));
+        assert_eq!(z.step, Some(StepParam::At(2)));
+        let p = parse(&format!("#{}", encode_scenario(&s, StepParam::End))).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.scenario.as_ref(), Some(&s));
+        assert_eq!(p.step, Some(StepParam::End));
+    }
+
+    /// `#scenario=` is plain base64url of the JSON text, padded or not.
+    #[test]
+    fn accepts_plain_base64url_with_or_without_padding() {
+        let b64 = base64::engine::general_purpose::URL_SAFE.encode(JSON.as_bytes());
+        assert!(parse(&format!("#scenario={b64}&step=end")).is_ok());
+        let unpadded = b64.trim_end_matches('=');
+        assert!(parse(&format!("scenario={unpadded}")).is_ok());
+    }
+
+    /// Bad fragments are errors with a readable reason, never panics.
+    #[test]
+    fn bad_fragments_are_errors() {
+        let e = |f: &str| parse(f).err().map(|e| e.0).unwrap_or_default();
+        assert!(e("#scenario=!!!").contains("not valid base64url"));
+        assert!(e("#z=AAAA").contains("not valid raw DEFLATE"));
+        let not_json = URL_SAFE_LENIENT.encode(b"<script>alert(1)</script>");
+        assert!(e(&format!("#scenario={not_json}")).contains("not valid JSON"));
+        assert!(e("#step=soon").contains("step must be a whole number"));
+        let bad = URL_SAFE_LENIENT.encode(br#"{"assigner": {"kind": "tumbling", "size": 1}, "input": [{"id": 1}]}"#);
+        assert!(e(&format!("#scenario={bad}")).contains("input[0].key: is missing"));
+        // A decompression bomb stops at the loader's limit.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_SCENARIO_BYTES + 10], 9);
+        assert!(e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb))).contains("not valid raw DEFLATE"));
+    }
+
+    /// An empty fragment or unknown parameters name no scenario.
+    #[test]
+    fn empty_and_unknown() {
+        assert_eq!(parse("").ok(), Some(Fragment { scenario: None, step: None }));
+        assert_eq!(parse("#foo=bar&step=3").ok(), Some(Fragment { scenario: None, step: Some(StepParam::At(3)) }));
+    }
+}

@@ -1,0 +1,424 @@
+//! What the canvas draws, derived from the engine's output and nothing else:
+//!
+//! - [`RunLayout`], once per run: lanes (one per key), the row of every window (sliding windows
+//!   stacked so that the overlapping copies show), the input ↔ element mapping, the time range
+//!   for "fit", and the vertical geometry.
+//! - [`Scene`], once per (run, step): the engine's [`StepView`] plus what the drawing needs on
+//!   top (each window's last result, the events of the step just taken, for the animations).
+//!
+//! Both are pure and cached in the state, so a frame never folds the trace twice.
+
+use std::collections::BTreeMap;
+
+use crate::engine::scenario::{AssignerSpec, InputItem, WatermarkSpec};
+use crate::engine::time::{LONG_MAX, LONG_MIN};
+use crate::engine::trace::ElemIdx;
+use crate::engine::view::{StepView, at_step};
+use crate::engine::{KeyId, Millis, Output, Run, Scenario, TimeWindow, TraceKind, Window};
+
+/// Vertical geometry of the canvas, in px.
+pub mod dims {
+    pub const AXIS_HEIGHT: f64 = 58.0;
+    pub const LANE_GAP: f64 = 6.0;
+    pub const TIMER_ROW: f64 = 16.0;
+    pub const WINDOW_ROW: f64 = 26.0;
+    pub const MARBLE_ROW: f64 = 34.0;
+    pub const SIDE_LANE: f64 = 44.0;
+    pub const MARBLE_R: f64 = 9.0;
+    /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
+    pub const MAX_ROWS: u16 = 12;
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub key: String,
+    pub y: f64,
+    pub height: f64,
+    pub rows: u16,
+}
+
+impl Lane {
+    pub fn timer_y(&self) -> f64 {
+        self.y + dims::TIMER_ROW / 2.0 + 2.0
+    }
+
+    pub fn row_y(&self, row: u16) -> f64 {
+        self.y + dims::TIMER_ROW + 4.0 + f64::from(row.min(dims::MAX_ROWS - 1)) * dims::WINDOW_ROW
+    }
+
+    pub fn marble_y(&self) -> f64 {
+        self.y + self.height - dims::MARBLE_ROW / 2.0 - 2.0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunLayout {
+    pub lanes: Vec<Lane>,
+    /// Lane of each of the run's key ids.
+    pub lane_of_run_key: Vec<usize>,
+    /// Element ordinal of each input item (`None` for watermarks).
+    pub elem_of_input: Vec<Option<ElemIdx>>,
+    /// Input index of each element ordinal.
+    pub input_of_elem: Vec<usize>,
+    /// Lane of each element ordinal.
+    pub lane_of_elem: Vec<usize>,
+    /// Row of each window a lane ever shows.
+    pub rows: BTreeMap<(KeyId, Window), u16>,
+    pub side_lane_y: f64,
+    pub height: f64,
+    /// Earliest and latest time worth showing (elements, watermark items, windows).
+    pub time_range: Option<(Millis, Millis)>,
+}
+
+fn is_drawable(t: Millis) -> bool {
+    t != LONG_MIN && t != LONG_MAX
+}
+
+impl RunLayout {
+    pub fn new(scenario: &Scenario, run: &Run) -> RunLayout {
+        let mut keys: Vec<String> = Vec::new();
+        let mut key_index: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut elem_of_input = Vec::with_capacity(scenario.input.len());
+        let mut input_of_elem = Vec::new();
+        let mut lane_of_elem = Vec::new();
+        let mut lo = Millis::MAX;
+        let mut hi = Millis::MIN;
+        let mut widen = |t: Millis| {
+            if is_drawable(t) {
+                lo = lo.min(t);
+                hi = hi.max(t);
+            }
+        };
+        for (i, item) in scenario.input.iter().enumerate() {
+            match item {
+                InputItem::Element(e) => {
+                    let lane = *key_index.entry(e.key.as_str()).or_insert_with(|| {
+                        keys.push(e.key.clone());
+                        keys.len() - 1
+                    });
+                    elem_of_input.push(Some(input_of_elem.len() as ElemIdx));
+                    input_of_elem.push(i);
+                    lane_of_elem.push(lane);
+                    widen(e.ts);
+                }
+                InputItem::Watermark(wm) => {
+                    elem_of_input.push(None);
+                    widen(*wm);
+                }
+            }
+        }
+        let lane_of_run_key: Vec<usize> =
+            run.keys.iter().map(|k| key_index.get(k.as_str()).copied().unwrap_or(0)).collect();
+
+        // Every window the run ever shows, per key, in (start, end) order.
+        let mut per_key: BTreeMap<KeyId, Vec<Window>> = BTreeMap::new();
+        for ev in &run.trace {
+            match &ev.kind {
+                TraceKind::WindowCreated { key, window } => per_key.entry(*key).or_default().push(*window),
+                TraceKind::SessionsMerged { key, into, .. } => {
+                    per_key.entry(*key).or_default().push(Window::Time(*into));
+                }
+                _ => {}
+            }
+        }
+        let merging = scenario.assigner.is_merging();
+        let mut rows = BTreeMap::new();
+        let mut rows_of_lane = vec![1u16; keys.len()];
+        for (key, mut windows) in per_key {
+            windows.sort();
+            windows.dedup();
+            // Sessions never overlap while live: one row, merged ones drawn over it. Other
+            // assigners: greedy packing in start order, so sliding copies stack.
+            let mut row_ends: Vec<Millis> = Vec::new();
+            for w in windows {
+                let row = match (merging, w) {
+                    (true, _) | (_, Window::Global) => 0,
+                    (false, Window::Time(tw)) => {
+                        if tw.end > tw.start && tw.end - tw.start < Millis::MAX / 4 {
+                            widen(tw.start);
+                            widen(tw.end);
+                        }
+                        match row_ends.iter().position(|&end| end <= tw.start) {
+                            Some(r) => {
+                                row_ends[r] = tw.end.max(tw.start);
+                                r
+                            }
+                            None => {
+                                row_ends.push(tw.end.max(tw.start));
+                                row_ends.len() - 1
+                            }
+                        }
+                    }
+                };
+                let row = row.min(usize::from(dims::MAX_ROWS - 1)) as u16;
+                if let Some(lane) = lane_of_run_key.get(key as usize) {
+                    rows_of_lane[*lane] = rows_of_lane[*lane].max(row + 1);
+                }
+                rows.insert((key, w), row);
+            }
+        }
+        if merging {
+            for ev in &run.trace {
+                if let TraceKind::SessionsMerged { into, .. } = &ev.kind {
+                    widen(into.start);
+                    widen(into.end);
+                }
+            }
+        }
+        let mut lanes = Vec::with_capacity(keys.len());
+        let mut y = dims::AXIS_HEIGHT;
+        for (key, rows) in keys.into_iter().zip(rows_of_lane) {
+            let height = dims::TIMER_ROW + 4.0 + f64::from(rows) * dims::WINDOW_ROW + dims::MARBLE_ROW + 4.0;
+            lanes.push(Lane { key, y, height, rows });
+            y += height + dims::LANE_GAP;
+        }
+        let side_lane_y = y;
+        let height = y + dims::SIDE_LANE + 8.0;
+        let time_range = (lo <= hi).then_some((lo, hi));
+        RunLayout {
+            lanes,
+            lane_of_run_key,
+            elem_of_input,
+            input_of_elem,
+            lane_of_elem,
+            rows,
+            side_lane_y,
+            height,
+            time_range,
+        }
+    }
+
+    pub fn lane_of_key(&self, key: KeyId) -> Option<&Lane> {
+        self.lane_of_run_key.get(key as usize).and_then(|l| self.lanes.get(*l))
+    }
+
+    pub fn row_of(&self, key: KeyId, window: &Window) -> u16 {
+        self.rows.get(&(key, *window)).copied().unwrap_or(0)
+    }
+}
+
+/// One thing that happened in the step just taken, in trace order (drives the animations).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Arrived {
+        elem: ElemIdx,
+    },
+    /// The element flies into a window.
+    Added {
+        elem: ElemIdx,
+        key: KeyId,
+        window: Window,
+    },
+    WindowCreated {
+        key: KeyId,
+        window: Window,
+    },
+    TimerRegistered {
+        key: KeyId,
+        time: Millis,
+    },
+    TimerFired {
+        key: KeyId,
+        time: Millis,
+    },
+    Fired {
+        key: KeyId,
+        window: Window,
+        output: usize,
+        late: bool,
+    },
+    CleanedUp {
+        key: KeyId,
+        window: Window,
+    },
+    Merged {
+        key: KeyId,
+        merged: Vec<TimeWindow>,
+        into: TimeWindow,
+    },
+    SideOutput {
+        elem: ElemIdx,
+    },
+    Dropped {
+        elem: ElemIdx,
+    },
+    Watermark {
+        to: Millis,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub view: StepView,
+    /// Per `view.windows`: index in `run.outputs` of its last firing up to the playhead.
+    pub last_fire: Vec<Option<usize>>,
+    /// The events of the step just taken (step - 1), in trace order.
+    pub effects: Vec<Effect>,
+    /// Explicit watermarks: the input index of the watermark item that set the current watermark.
+    pub wm_item: Option<usize>,
+    /// The watermark the input produced (before the end of input's `Long.MAX`).
+    pub input_watermark: Millis,
+    /// Trace lines of the step just taken, for the step log.
+    pub log: Vec<String>,
+}
+
+impl Scene {
+    pub fn new(scenario: &Scenario, run: &Run, step: usize) -> Scene {
+        let view = at_step(run, step);
+        let step = view.step;
+        let mut last_of: BTreeMap<(KeyId, Window), usize> = BTreeMap::new();
+        for (i, o) in run.outputs.iter().enumerate().take(view.outputs) {
+            if let Output::Fire(f) = o {
+                last_of.insert((f.key, f.window), i);
+            }
+        }
+        let last_fire = view.windows.iter().map(|w| last_of.get(&(w.key, w.window)).copied()).collect();
+
+        let mut effects = Vec::new();
+        let mut log = Vec::new();
+        if step > 0 {
+            let from = run.trace.partition_point(|e| e.step < step - 1);
+            let to = run.trace.partition_point(|e| e.step < step);
+            for ev in run.trace.get(from..to).unwrap_or(&[]) {
+                if log.len() < 200 {
+                    log.push(ev.display(&run.keys).to_string());
+                }
+                let effect = match &ev.kind {
+                    TraceKind::ElementArrived { elem, .. } => Effect::Arrived { elem: *elem },
+                    TraceKind::ElementAdded { elem, key, window, .. } => {
+                        Effect::Added { elem: *elem, key: *key, window: *window }
+                    }
+                    TraceKind::WindowCreated { key, window } => Effect::WindowCreated { key: *key, window: *window },
+                    TraceKind::TimerRegistered { key, time, .. } => Effect::TimerRegistered { key: *key, time: *time },
+                    TraceKind::TimerFired { key, time, stale: false, .. } => {
+                        Effect::TimerFired { key: *key, time: *time }
+                    }
+                    TraceKind::Fired { key, window, output, n, .. } => {
+                        Effect::Fired { key: *key, window: *window, output: *output, late: *n > 0 }
+                    }
+                    TraceKind::CleanedUp { key, window, .. } => Effect::CleanedUp { key: *key, window: *window },
+                    TraceKind::SessionsMerged { key, merged, into, .. } => {
+                        Effect::Merged { key: *key, merged: merged.clone(), into: *into }
+                    }
+                    TraceKind::SideOutput { elem, .. } => Effect::SideOutput { elem: *elem },
+                    TraceKind::Dropped { elem, .. } => Effect::Dropped { elem: *elem },
+                    TraceKind::WatermarkAdvanced { to, .. } => Effect::Watermark { to: *to },
+                    _ => continue,
+                };
+                if effects.len() < 400 {
+                    effects.push(effect);
+                }
+            }
+        }
+
+        // The explicit watermark item behind the current watermark: the last advancing one.
+        let mut wm_item = None;
+        if scenario.watermarks == WatermarkSpec::Explicit {
+            let mut best = LONG_MIN;
+            for (i, item) in scenario.input.iter().enumerate().take(step.min(scenario.input.len())) {
+                if let InputItem::Watermark(wm) = item
+                    && (*wm > best || wm_item.is_none())
+                {
+                    best = best.max(*wm);
+                    wm_item = Some(i);
+                }
+            }
+        }
+        let input_steps = step.min(scenario.input.len());
+        let input_watermark = if input_steps == 0 {
+            LONG_MIN
+        } else {
+            run.watermark_after_step.get(input_steps - 1).copied().unwrap_or(LONG_MIN)
+        };
+        Scene { view, last_fire, effects, wm_item, input_watermark, log }
+    }
+
+    /// Position of the first effect matching `f` in the step's order (for animation delays).
+    pub fn effect_order(&self, f: impl Fn(&Effect) -> bool) -> Option<usize> {
+        self.effects.iter().position(f)
+    }
+}
+
+/// The window function's result for display: what the function returned last time.
+pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>) -> String {
+    use crate::engine::scenario::WindowFunctionSpec as F;
+    let Some(Output::Fire(f)) = output.and_then(|i| run.outputs.get(i)) else { return "—".into() };
+    let values = || f.elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.value);
+    match scenario.function {
+        F::Process | F::Sum => format!("sum {}", f.sum),
+        F::Count => format!("count {}", f.count),
+        F::Avg => {
+            if f.count == 0 {
+                "avg —".into()
+            } else {
+                let avg = f.sum as f64 / f.count as f64;
+                if avg.fract() == 0.0 { format!("avg {avg:.0}") } else { format!("avg {avg:.2}") }
+            }
+        }
+        F::Max => values().max().map_or("max —".into(), |v| format!("max {v}")),
+        F::Min => values().min().map_or("min —".into(), |v| format!("min {v}")),
+    }
+}
+
+/// Whether windows of this assigner are global (drawn across the whole canvas).
+pub fn is_global(assigner: &AssignerSpec) -> bool {
+    assigner.is_global()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::run;
+
+    fn scenario(json: &str) -> Scenario {
+        Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Sliding windows stack in rows so the overlapping copies show; tumbling ones share a row.
+    #[test]
+    fn sliding_windows_stack_in_rows() {
+        let s = scenario(
+            r#"{"assigner": {"kind": "sliding", "size": 30000, "slide": 10000},
+                "input": [{"id": 1, "key": "A", "ts": 25000}, {"id": 2, "key": "B", "ts": 1000}]}"#,
+        );
+        let r = run(&s);
+        let l = RunLayout::new(&s, &r);
+        assert_eq!(l.lanes.len(), 2);
+        assert_eq!(l.lanes[0].rows, 3);
+        let rows: Vec<u16> = l.rows.iter().filter(|((k, _), _)| *k == 0).map(|(_, r)| *r).collect();
+        let mut sorted = rows.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2]);
+        assert!(l.lanes[1].y > l.lanes[0].y + l.lanes[0].height);
+        assert!(l.side_lane_y > l.lanes[1].y);
+
+        let t = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 10000},
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"id": 2, "key": "A", "ts": 15000}]}"#,
+        );
+        let l = RunLayout::new(&t, &run(&t));
+        assert_eq!(l.lanes[0].rows, 1);
+        assert_eq!(l.time_range, Some((0, 20000)));
+    }
+
+    /// The scene knows each window's last result and the events of the step just taken.
+    #[test]
+    fn scene_tracks_results_and_effects() {
+        let s = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 60000}, "allowed_lateness": 10000,
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"wm": 59999}, {"id": 2, "key": "A", "ts": 2000, "value": 5}]}"#,
+        );
+        let r = run(&s);
+        let sc = Scene::new(&s, &r, 2);
+        assert_eq!(sc.wm_item, Some(1));
+        assert_eq!(sc.input_watermark, 59_999);
+        assert_eq!(sc.last_fire, vec![Some(0)]);
+        assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: false, .. })));
+        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 1");
+        let sc = Scene::new(&s, &r, 3);
+        assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: true, .. })));
+        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 6");
+        assert!(!sc.log.is_empty());
+        assert_eq!(Scene::new(&s, &r, 0).effects, vec![]);
+    }
+}

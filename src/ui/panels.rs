@@ -1,0 +1,350 @@
+//! The side panel: the output rows up to the playhead, the configuration form and the step
+//! log. Rows carry the `data-*` contract the end-to-end tests read.
+
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::engine::scenario::WindowFunctionSpec;
+use crate::engine::time::format_millis;
+use crate::engine::trace::FiringKind;
+use crate::engine::{Output, Window};
+
+use super::config::{AssignerChoice, ConfigEdit, EvictorChoice, Field, TriggerChoice, WatermarkChoice};
+use super::model::{Effect, result_text};
+use super::state::{Action, AppState, Tab};
+
+#[derive(Properties, PartialEq)]
+pub struct PanelProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+fn window_text(w: &Window) -> String {
+    match w {
+        Window::Global => "GlobalWindow".into(),
+        Window::Time(tw) => format!("[{}, {})", format_millis(tw.start), format_millis(tw.end)),
+    }
+}
+
+#[component]
+pub fn SidePanel(props: &PanelProps) -> Html {
+    let state = props.state.clone();
+    let tab = state.tab;
+    let tab_button = |t: Tab, label: &'static str, testid: &'static str| {
+        let state = state.clone();
+        html! {
+            <button class={classes!("tab", (tab == t).then_some("active"))} role="tab" aria-selected={(tab == t).to_string()}
+                    data-testid={testid} onclick={Callback::from(move |_| state.dispatch(Action::SetTab(t)))}>
+                { label }
+            </button>
+        }
+    };
+    let outputs = state.scene.view.outputs;
+    html! {
+        <aside class="side-panel" aria-label="Output and configuration">
+            <div class="tabs" role="tablist">
+                { tab_button(Tab::Output, "Output", "tab-output") }
+                { tab_button(Tab::Config, "Configure", "tab-config") }
+                { tab_button(Tab::Log, "Step log", "tab-log") }
+                <span class="tab-count">{ format!("{outputs} record(s)") }</span>
+            </div>
+            <div class="tab-body">
+                {
+                    match tab {
+                        Tab::Output => html! { <OutputList state={state.clone()} /> },
+                        Tab::Config => html! { <ConfigPanel state={state.clone()} /> },
+                        Tab::Log => html! { <StepLog state={state.clone()} /> },
+                    }
+                }
+            </div>
+        </aside>
+    }
+}
+
+#[component]
+pub fn OutputList(props: &PanelProps) -> Html {
+    let s: &AppState = &props.state;
+    let upto = s.scene.view.outputs.min(s.run.outputs.len());
+    let fresh = |i: usize| {
+        s.animate && s.scene.effects.iter().any(|e| matches!(e, Effect::Fired { output, .. } if *output == i))
+    };
+    let mut fires = Vec::new();
+    let mut lates = Vec::new();
+    let mut errors = Vec::new();
+    for (i, o) in s.run.outputs[..upto].iter().enumerate() {
+        match o {
+            Output::Fire(f) => {
+                let (start, end) = f.window.bounds();
+                let key = s.run.key_name(f.key).to_string();
+                let ids: Vec<String> = f.ids.iter().map(|i| i.to_string()).collect();
+                let kind = match f.kind {
+                    FiringKind::Early => "early",
+                    FiringKind::Main => "main",
+                    FiringKind::Late => "late",
+                };
+                let result = result_text(&s.scenario, &s.run, Some(i));
+                let contents = if s.scenario.function == WindowFunctionSpec::Process {
+                    format!("[{}]", ids.join(", "))
+                } else {
+                    format!("{} element(s)", f.count)
+                };
+                let class = classes!("output-row", format!("firing-{kind}"), fresh(i).then_some("fresh"));
+                fires.push(html! {
+                    <li {class} key={i.to_string()} data-testid="output-row" data-key={key.clone()}
+                        data-start={start.map(|v| v.to_string()).unwrap_or_default()}
+                        data-end={end.map(|v| v.to_string()).unwrap_or_default()}
+                        data-firing={f.oracle_firing()} data-ids={ids.join(",")}
+                        data-sum={f.sum.to_string()} data-count={f.count.to_string()}>
+                        <span class="row-key">{ key }</span>
+                        <span class="row-window">{ window_text(&f.window) }</span>
+                        <span class={classes!("badge", format!("badge-{kind}"))}>
+                            { match f.kind { FiringKind::Late => "late · updated result", FiringKind::Early => "early", FiringKind::Main => "main" } }
+                        </span>
+                        <span class="row-result">{ result }</span>
+                        <span class="row-ids">{ contents }</span>
+                        <span class="row-wm">{ format!("wm {}", format_millis(f.watermark)) }</span>
+                    </li>
+                });
+            }
+            Output::Late { id, key, ts, .. } => {
+                let class = classes!("side-row", (s.animate && s.scene.effects.iter().any(|e| matches!(e, Effect::SideOutput { .. }))).then_some("fresh"));
+                lates.push(html! {
+                    <li {class} key={i.to_string()} data-testid="side-output-row" data-id={id.to_string()}
+                        data-key={s.run.key_name(*key).to_string()} data-ts={ts.to_string()}>
+                        { format!("element {id} · key {} · ts {}", s.run.key_name(*key), format_millis(*ts)) }
+                    </li>
+                });
+            }
+            Output::Error(e) => errors.push(html! {
+                <li class="error-row" key={i.to_string()} data-testid="error-row" data-phase={e.phase} data-class={e.class}>
+                    { format!("Flink error ({}): {}: {}", e.phase, e.class, e.message) }
+                </li>
+            }),
+        }
+    }
+    let n_fires = fires.len();
+    let n_lates = lates.len();
+    html! {
+        <div class="outputs" data-testid="outputs">
+            if !errors.is_empty() {
+                <ul class="errors">{ for errors }</ul>
+            }
+            <h3>{ format!("Window results ({n_fires})") }</h3>
+            if n_fires == 0 {
+                <p class="empty">{ "Nothing emitted yet: a window fires when the watermark passes its end − 1." }</p>
+            }
+            <ol class="rows">{ for fires }</ol>
+            <h3>{ format!("Late side output ({n_lates})") }</h3>
+            if !s.scenario.side_output {
+                <p class="empty">{ "Side output is off: late elements are dropped." }</p>
+            }
+            <ol class="rows side-rows" data-testid="side-output-rows">{ for lates }</ol>
+        </div>
+    }
+}
+
+#[component]
+pub fn StepLog(props: &PanelProps) -> Html {
+    let s: &AppState = &props.state;
+    let step = s.scene.view.step;
+    html! {
+        <div class="step-log" data-testid="step-log">
+            <h3>{ if step == 0 { "Before the first step".to_string() } else { format!("What step {step} did") } }</h3>
+            <ol class="log">{ for s.scene.log.iter().map(|l| html! { <li>{ l }</li> }) }</ol>
+        </div>
+    }
+}
+
+fn select_value(e: &Event) -> String {
+    e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()).map(|s| s.value()).unwrap_or_default()
+}
+
+fn input_value(e: &InputEvent) -> String {
+    e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|s| s.value()).unwrap_or_default()
+}
+
+fn checked(e: &Event) -> bool {
+    e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).is_some_and(|s| s.checked())
+}
+
+fn field_name(f: Field) -> &'static str {
+    match f {
+        Field::Assigner => "assigner",
+        Field::Size => "size",
+        Field::Slide => "slide",
+        Field::Gap => "gap",
+        Field::Offset => "offset",
+        Field::Lateness => "lateness",
+        Field::SideOutput => "side-output",
+        Field::Watermarks => "watermarks",
+        Field::Bound => "bound",
+        Field::Trigger => "trigger",
+        Field::TriggerN => "trigger-n",
+        Field::TriggerInterval => "trigger-interval",
+        Field::Evictor => "evictor",
+        Field::EvictorN => "evictor-n",
+        Field::EvictorSize => "evictor-size",
+        Field::Function => "function",
+    }
+}
+
+#[component]
+pub fn ConfigPanel(props: &PanelProps) -> Html {
+    let state = props.state.clone();
+    let d = &state.config;
+    let dispatch = |edit: fn(String) -> Option<ConfigEdit>| {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            if let Some(edit) = edit(select_value(&e)) {
+                state.dispatch(Action::Config(edit));
+            }
+        })
+    };
+    let error = |f: Field| match d.errors.get(&f) {
+        Some(msg) => html! {
+            <span class="field-error" role="alert" data-testid="field-error" data-field={field_name(f)}>{ msg.clone() }</span>
+        },
+        None => Html::default(),
+    };
+    let text = |f: Field, label: &'static str, hint: &'static str| {
+        let state = state.clone();
+        let oninput =
+            Callback::from(move |e: InputEvent| state.dispatch(Action::Config(ConfigEdit::Text(f, input_value(&e)))));
+        let id = format!("cfg-{}", field_name(f));
+        let invalid = d.errors.contains_key(&f);
+        html! {
+            <div class={classes!("field", invalid.then_some("invalid"))}>
+                <label for={id.clone()}>{ label }</label>
+                <input {id} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
+                       data-testid={format!("cfg-{}", field_name(f))} value={d.text(f).to_string()}
+                       aria-invalid={invalid.to_string()} placeholder={hint} {oninput} />
+                { error(f) }
+            </div>
+        }
+    };
+    let check = |label: &'static str, value: bool, testid: &'static str, edit: fn(bool) -> ConfigEdit| {
+        let state = state.clone();
+        let onchange = Callback::from(move |e: Event| state.dispatch(Action::Config(edit(checked(&e)))));
+        html! {
+            <label class="check"><input type="checkbox" checked={value} data-testid={testid} {onchange} />{ label }</label>
+        }
+    };
+    let assigner = d.assigner;
+    html! {
+        <form class="config" data-testid="config" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <fieldset>
+                <legend>{ "Window assigner" }</legend>
+                <div class="field">
+                    <label for="cfg-assigner">{ "assigner" }</label>
+                    <select id="cfg-assigner" data-testid="cfg-assigner"
+                            onchange={dispatch(|v| AssignerChoice::from_value(&v).map(ConfigEdit::Assigner))}>
+                        { for AssignerChoice::MENU.iter().map(|(c, label)| html! {
+                            <option value={c.value()} selected={*c == assigner}>{ *label }</option>
+                        }) }
+                        if assigner == AssignerChoice::DynamicSession {
+                            <option value="dynamic_session" selected=true>{ "session, dynamic gap" }</option>
+                        }
+                    </select>
+                    { error(Field::Assigner) }
+                </div>
+                if matches!(assigner, AssignerChoice::Tumbling | AssignerChoice::Sliding) {
+                    { text(Field::Size, "size", "e.g. 60000 or 1min") }
+                }
+                if assigner == AssignerChoice::Sliding {
+                    { text(Field::Slide, "slide", "e.g. 10s") }
+                }
+                if matches!(assigner, AssignerChoice::Session | AssignerChoice::DynamicSession) {
+                    { text(Field::Gap, if assigner == AssignerChoice::DynamicSession { "default gap" } else { "gap" }, "e.g. 10s") }
+                }
+                if matches!(assigner, AssignerChoice::Tumbling | AssignerChoice::Sliding) {
+                    { text(Field::Offset, "offset", "0") }
+                }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Lateness" }</legend>
+                { text(Field::Lateness, "allowed lateness", "not set (0)") }
+                { check("late side output (sideOutputLateData)", d.side_output, "cfg-side-output", ConfigEdit::SideOutput) }
+                { error(Field::SideOutput) }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Watermarks" }</legend>
+                <div class="field">
+                    <label for="cfg-watermarks">{ "strategy" }</label>
+                    <select id="cfg-watermarks" data-testid="cfg-watermarks"
+                            onchange={dispatch(|v| WatermarkChoice::from_value(&v).map(ConfigEdit::Watermarks))}>
+                        { for WatermarkChoice::MENU.iter().map(|(c, label)| html! {
+                            <option value={c.value()} selected={*c == d.watermarks}>{ *label }</option>
+                        }) }
+                    </select>
+                    { error(Field::Watermarks) }
+                </div>
+                if d.watermarks == WatermarkChoice::Bounded {
+                    { text(Field::Bound, "max out-of-orderness", "e.g. 5s") }
+                }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Trigger and evictor" }</legend>
+                <div class="field">
+                    <label for="cfg-trigger">{ "trigger" }</label>
+                    <select id="cfg-trigger" data-testid="cfg-trigger"
+                            onchange={dispatch(|v| TriggerChoice::from_value(&v).map(ConfigEdit::Trigger))}>
+                        { for TriggerChoice::MENU.iter().map(|(c, label)| html! {
+                            <option value={c.value()} selected={*c == d.trigger}>{ *label }</option>
+                        }) }
+                    </select>
+                    { error(Field::Trigger) }
+                </div>
+                if d.trigger == TriggerChoice::Count {
+                    { text(Field::TriggerN, "count n", "e.g. 3") }
+                }
+                if d.trigger == TriggerChoice::ContinuousEventTime {
+                    { text(Field::TriggerInterval, "interval", "e.g. 10s") }
+                }
+                { check("PurgingTrigger (purge after every firing)", d.purging, "cfg-purging", ConfigEdit::Purging) }
+                <div class="field">
+                    <label for="cfg-evictor">{ "evictor" }</label>
+                    <select id="cfg-evictor" data-testid="cfg-evictor"
+                            onchange={dispatch(|v| EvictorChoice::from_value(&v).map(ConfigEdit::Evictor))}>
+                        { for EvictorChoice::MENU.iter().map(|(c, label)| html! {
+                            <option value={c.value()} selected={*c == d.evictor}>{ *label }</option>
+                        }) }
+                    </select>
+                    { error(Field::Evictor) }
+                </div>
+                if d.evictor == EvictorChoice::Count {
+                    { text(Field::EvictorN, "keep last n", "e.g. 2") }
+                }
+                if d.evictor == EvictorChoice::Time {
+                    { text(Field::EvictorSize, "keep within", "e.g. 10s") }
+                }
+                if d.evictor != EvictorChoice::None {
+                    { check("evict after the function", d.evict_after, "cfg-evict-after", ConfigEdit::EvictAfter) }
+                }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Window function" }</legend>
+                <div class="field">
+                    <label for="cfg-function">{ "function" }</label>
+                    <select id="cfg-function" data-testid="cfg-function"
+                            onchange={dispatch(|v| WindowFunctionSpec::ALL.into_iter().find(|f| f.kind() == v).map(ConfigEdit::Function))}>
+                        { for WindowFunctionSpec::ALL.iter().map(|f| html! {
+                            <option value={f.kind()} selected={*f == d.function}>{ function_label(*f) }</option>
+                        }) }
+                    </select>
+                    { error(Field::Function) }
+                </div>
+            </fieldset>
+        </form>
+    }
+}
+
+fn function_label(f: WindowFunctionSpec) -> &'static str {
+    match f {
+        WindowFunctionSpec::Process => "ProcessWindowFunction (buffers all elements)",
+        WindowFunctionSpec::Sum => "sum (ReduceFunction)",
+        WindowFunctionSpec::Count => "count (AggregateFunction)",
+        WindowFunctionSpec::Avg => "average (AggregateFunction)",
+        WindowFunctionSpec::Max => "max (ReduceFunction)",
+        WindowFunctionSpec::Min => "min (ReduceFunction)",
+    }
+}
