@@ -1,1 +1,304 @@
-//! See the crate docs; filled in by its issue.
+//! The Flink program for a scenario, as text, in three dialects: Java DataStream (Flink 2.x,
+//! `Duration`-based), PyFlink in the course's style, and Flink SQL with a window TVF.
+//!
+//! ```text
+//!  Scenario ──▶ java::program    complete class with main(): fromData → timestamps and watermarks
+//!     │                          → keyBy → window(assigner).trigger.evictor.allowedLateness
+//!     │                          .sideOutputLateData → aggregate/reduce/process → print
+//!     ├──────▶ pyflink::program  the same job in PyFlink; what PyFlink lacks (evictors, custom
+//!     │                          watermark generators, ...) is said in a comment, never dropped
+//!     └──────▶ sql::program      DDL + INSERT of the elements + a TUMBLE/HOP/SESSION query, with
+//!                                a comment block listing what the TVF cannot express
+//! ```
+//!
+//! Every setting of the scenario either appears in the program or in a comment that says why it
+//! does not (a [`Program::caveats`] entry too, for the UI). Generation is pure and never panics.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod java;
+pub mod pyflink;
+pub mod sql;
+
+use crate::engine::scenario::{InputItem, Scenario};
+use crate::engine::time::{LONG_MAX, LONG_MIN, Millis, format_millis};
+
+/// The three languages a scenario is shown in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    Java,
+    PyFlink,
+    Sql,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [Dialect::Java, Dialect::PyFlink, Dialect::Sql];
+
+    /// The tab label.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Dialect::Java => "Java DataStream",
+            Dialect::PyFlink => "PyFlink",
+            Dialect::Sql => "Flink SQL",
+        }
+    }
+
+    /// A short id (`data-dialect` attribute, URL fragment).
+    pub fn id(&self) -> &'static str {
+        match self {
+            Dialect::Java => "java",
+            Dialect::PyFlink => "pyflink",
+            Dialect::Sql => "sql",
+        }
+    }
+}
+
+/// A generated program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub dialect: Dialect,
+    /// The file to save it as (`CourseLab6TenantCostJob.java`, `course_lab_6_tenant_cost.py`, ...).
+    pub file_name: String,
+    pub text: String,
+    /// What of the scenario this program cannot express, or expresses differently (one sentence
+    /// each; the same sentences are comments in `text`).
+    pub caveats: Vec<String>,
+}
+
+/// The program for `scenario` in `dialect`.
+pub fn generate(scenario: &Scenario, dialect: Dialect) -> Program {
+    match dialect {
+        Dialect::Java => java::program(scenario),
+        Dialect::PyFlink => pyflink::program(scenario),
+        Dialect::Sql => sql::program(scenario),
+    }
+}
+
+/// All three programs, in [`Dialect::ALL`] order.
+pub fn generate_all(scenario: &Scenario) -> Vec<Program> {
+    Dialect::ALL.iter().map(|d| generate(scenario, *d)).collect()
+}
+
+// ------------------------------------------------------------------ shared helpers
+
+/// A time unit for `Duration.ofX`, `Time.x`, `INTERVAL 'n' X`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    Days,
+    Hours,
+    Minutes,
+    Seconds,
+    Millis,
+}
+
+impl Unit {
+    fn millis(&self) -> i64 {
+        match self {
+            Unit::Days => 86_400_000,
+            Unit::Hours => 3_600_000,
+            Unit::Minutes => 60_000,
+            Unit::Seconds => 1_000,
+            Unit::Millis => 1,
+        }
+    }
+}
+
+/// The largest unit that expresses `ms` exactly: `(120_000)` → `(2, Minutes)`. Zero and the
+/// `Long` extremes stay in milliseconds.
+pub(crate) fn split_duration(ms: Millis) -> (i64, Unit) {
+    if ms == 0 || ms == LONG_MIN || ms == LONG_MAX {
+        return (ms, Unit::Millis);
+    }
+    for unit in [Unit::Days, Unit::Hours, Unit::Minutes, Unit::Seconds] {
+        if ms % unit.millis() == 0 {
+            return (ms / unit.millis(), unit);
+        }
+    }
+    (ms, Unit::Millis)
+}
+
+/// A duration for people: `2 min`, `20 s`, `1.5 s`, `250 ms`, `Long.MAX ms`.
+pub(crate) fn human_duration(ms: Millis) -> String {
+    match ms {
+        LONG_MAX => "Long.MAX_VALUE ms".into(),
+        LONG_MIN => "Long.MIN_VALUE ms".into(),
+        _ => match split_duration(ms) {
+            (n, Unit::Days) => format!("{n} d"),
+            (n, Unit::Hours) => format!("{n} h"),
+            (n, Unit::Minutes) => format!("{n} min"),
+            (n, Unit::Seconds) => format!("{n} s"),
+            (n, Unit::Millis) => format!("{n} ms"),
+        },
+    }
+}
+
+/// `CamelCase` + `Job` from a scenario name, a valid Java class name that cannot clash with the
+/// classes the program imports or declares.
+pub fn java_class_name(scenario_name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in scenario_name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if upper {
+                out.push(c.to_ascii_uppercase());
+            } else {
+                out.push(c);
+            }
+            upper = false;
+        } else {
+            upper = true;
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "Scenario");
+    }
+    out.push_str("Job");
+    out
+}
+
+/// `snake_case` from a scenario name: a Python module name, a file name, a path segment.
+pub fn snake_name(scenario_name: &str) -> String {
+    let mut out = String::new();
+    for c in scenario_name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let mut out = out.trim_end_matches('_').to_string();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "scenario_");
+    }
+    out
+}
+
+/// Text for a line comment: control characters (newlines included) become spaces.
+pub(crate) fn comment_text(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+/// Word-wraps `text` into comment lines of at most `width` characters after `prefix`.
+pub(crate) fn wrap_comment(prefix: &str, text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in comment_text(text).split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(format!("{prefix}{line}"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(format!("{prefix}{line}"));
+    }
+    lines
+}
+
+/// An event time for people: `10:00:05.000` for wall-clock times, else the raw number.
+pub(crate) fn time_comment(ts: Millis) -> String {
+    format_millis(ts)
+}
+
+/// A trailing comment with the readable time, when it says more than the number itself:
+/// `" // 10:00:05.000"` (with `marker` `"//"`), nothing for `59999`.
+pub(crate) fn time_suffix(marker: &str, ts: Millis) -> String {
+    match format_millis(ts) {
+        t if t == ts.to_string() => String::new(),
+        t => format!(" {marker} {t}"),
+    }
+}
+
+/// Whether the input scripts any watermark.
+pub(crate) fn has_watermark_items(scenario: &Scenario) -> bool {
+    scenario.input.iter().any(|i| matches!(i, InputItem::Watermark(_)))
+}
+
+/// Flink's own rejection of the job, if the configuration is one it refuses to build.
+pub(crate) fn build_error(scenario: &Scenario) -> Option<String> {
+    crate::engine::operator::validate(scenario).err().map(|e| e.to_string())
+}
+
+/// A small line builder (writing to a `String` cannot fail; no `unwrap` needed).
+#[derive(Default)]
+pub(crate) struct Text {
+    out: String,
+}
+
+impl Text {
+    pub(crate) fn line(&mut self, s: impl AsRef<str>) {
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
+    }
+
+    pub(crate) fn blank(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    /// Ends the text with exactly `n` empty lines (Python wants two between top-level blocks).
+    pub(crate) fn blank_lines(&mut self, n: usize) {
+        while self.out.ends_with("\n\n") {
+            self.out.pop();
+        }
+        if !self.out.is_empty() {
+            for _ in 0..n {
+                self.out.push('\n');
+            }
+        }
+    }
+
+    pub(crate) fn raw(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    pub(crate) fn lines(&mut self, lines: impl IntoIterator<Item = String>) {
+        for l in lines {
+            self.line(l);
+        }
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Durations use the largest exact unit, as a person would write them.
+    #[test]
+    fn durations_pick_the_largest_exact_unit() {
+        assert_eq!(split_duration(120_000), (2, Unit::Minutes));
+        assert_eq!(split_duration(20_000), (20, Unit::Seconds));
+        assert_eq!(split_duration(1_500), (1_500, Unit::Millis));
+        assert_eq!(split_duration(-15_000), (-15, Unit::Seconds));
+        assert_eq!(split_duration(86_400_000), (1, Unit::Days));
+        assert_eq!(split_duration(0), (0, Unit::Millis));
+        assert_eq!(human_duration(i64::MAX), "Long.MAX_VALUE ms");
+        assert_eq!(human_duration(300_000), "5 min");
+    }
+
+    /// Names become valid identifiers whatever the scenario is called.
+    #[test]
+    fn names_are_identifiers() {
+        assert_eq!(java_class_name("course_lab_6_tenant_cost"), "CourseLab6TenantCostJob");
+        assert_eq!(java_class_name("6 weird-name!"), "Scenario6WeirdNameJob");
+        assert_eq!(java_class_name("é"), "ScenarioJob");
+        assert_eq!(snake_name("Course Lab-6"), "course_lab_6");
+        assert_eq!(snake_name("42"), "scenario_42");
+        assert_eq!(snake_name("--"), "scenario_");
+    }
+
+    /// Comments cannot be broken out of by the description.
+    #[test]
+    fn comments_are_one_line_each() {
+        let lines = wrap_comment("// ", "a\nb */ c\r\nd", 80);
+        assert_eq!(lines, vec!["// a b */ c d".to_string()]);
+        assert_eq!(wrap_comment("# ", "aaa bbb ccc", 7), vec!["# aaa bbb".to_string(), "# ccc".to_string()]);
+    }
+}

@@ -1,0 +1,337 @@
+//! The Flink SQL program: a table over the scenario's elements (written by a batch `INSERT`, read
+//! back in streaming mode with a watermark), and a window TVF query (`TUMBLE`, `HOP`, `SESSION`)
+//! where the configuration can be expressed as one. What the TVF cannot express is listed in a
+//! comment block above the query, never dropped silently.
+//!
+//! `CUMULATE` has no DataStream counterpart among Tidemark's assigners, so it never appears.
+
+use super::{
+    Dialect, Program, Text, build_error, has_watermark_items, human_duration, snake_name, time_comment, time_suffix,
+    wrap_comment,
+};
+use crate::engine::scenario::{
+    AssignerSpec, BaseTrigger, EvictorKind, InputItem, Scenario, WatermarkSpec, WindowFunctionSpec,
+};
+use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
+
+pub fn program(scenario: &Scenario) -> Program {
+    let g = Gen::new(scenario);
+    let text = g.render();
+    Program {
+        dialect: Dialect::Sql,
+        file_name: format!("{}.sql", snake_name(&scenario.name)),
+        text,
+        caveats: g.caveats,
+    }
+}
+
+/// A SQL string literal: single quotes doubled. Control characters cannot be written in a
+/// plain literal; Flink SQL's `U&'...'` form could, but a key with a line break is rare enough
+/// to replace them with `?` and say so in [`Gen::new`].
+pub(crate) fn string_lit(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            c if c.is_control() => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// `INTERVAL '1' MINUTE`, `INTERVAL '1.5' SECOND`, `INTERVAL '150' SECOND(3)`. The leading
+/// field's default precision is 2 digits, so longer numbers name their precision.
+pub(crate) fn interval(ms: Millis) -> String {
+    let units: [(i64, &str); 4] = [(86_400_000, "DAY"), (3_600_000, "HOUR"), (60_000, "MINUTE"), (1_000, "SECOND")];
+    let (text, unit) = match units.iter().find(|(u, _)| ms != 0 && ms % u == 0) {
+        Some((u, name)) => ((ms / u).to_string(), *name),
+        None => {
+            // Fractional seconds: '1.5' SECOND, '0.001' SECOND.
+            let secs = ms / 1000;
+            let frac = (ms % 1000).unsigned_abs();
+            let sign = if ms < 0 && secs == 0 { "-" } else { "" };
+            (format!("{sign}{secs}.{frac:03}").trim_end_matches('0').trim_end_matches('.').to_string(), "SECOND")
+        }
+    };
+    let digits = text.trim_start_matches('-').split('.').next().map_or(1, str::len);
+    if digits > 2 {
+        format!("INTERVAL '{text}' {unit}({})", digits.min(10))
+    } else {
+        format!("INTERVAL '{text}' {unit}")
+    }
+}
+
+fn comment(prefix: &str, text: &str) -> Vec<String> {
+    wrap_comment(prefix, text, 96)
+}
+
+struct Gen<'a> {
+    s: &'a Scenario,
+    /// The TVF call, or `None` when the assigner has no window TVF.
+    tvf: Option<String>,
+    /// What the query cannot express (also in `caveats`).
+    caveats: Vec<String>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(s: &'a Scenario) -> Self {
+        let mut caveats = Vec::new();
+        if let Some(e) = build_error(s) {
+            caveats.push(format!("The DataStream job is rejected by Flink when it is built: {e}"));
+        }
+        let tvf = match &s.assigner {
+            AssignerSpec::Tumbling { size, offset } => Some(if *offset == 0 {
+                format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {})", interval(*size))
+            } else {
+                format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {}, {})", interval(*size), interval(*offset))
+            }),
+            AssignerSpec::Sliding { size, slide, offset } => {
+                if *slide > 0 && size % slide != 0 {
+                    caveats.push(format!(
+                        "HOP requires the size ({}) to be a whole multiple of the slide ({}); Flink's planner rejects this query.",
+                        human_duration(*size),
+                        human_duration(*slide)
+                    ));
+                }
+                // HOP takes the slide first, then the size.
+                Some(if *offset == 0 {
+                    format!("HOP(TABLE events, DESCRIPTOR(ts), {}, {})", interval(*slide), interval(*size))
+                } else {
+                    format!(
+                        "HOP(TABLE events, DESCRIPTOR(ts), {}, {}, {})",
+                        interval(*slide),
+                        interval(*size),
+                        interval(*offset)
+                    )
+                })
+            }
+            AssignerSpec::Session { gap } => {
+                Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*gap)))
+            }
+            AssignerSpec::DynamicSession { default_gap, gaps } => {
+                let list: Vec<String> = gaps.iter().map(|(k, g)| format!("{k}: {}", human_duration(*g))).collect();
+                caveats.push(format!(
+                    "A session gap per key (withDynamicGap: {}) has no TVF form: SESSION takes one gap, here the default {}.",
+                    list.join(", "),
+                    human_duration(*default_gap)
+                ));
+                Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*default_gap)))
+            }
+            AssignerSpec::Global | AssignerSpec::GlobalEos => {
+                caveats.push(
+                    "GlobalWindows has no window TVF. The nearest SQL is a plain GROUP BY `key`, an updating (not append-only) result per key, shown below.".into(),
+                );
+                None
+            }
+        };
+        match s.trigger.base {
+            BaseTrigger::Default | BaseTrigger::EventTime => {}
+            BaseTrigger::Count { n } => caveats.push(format!(
+                "CountTrigger.of({n}) cannot be expressed: a window TVF fires once, when the watermark passes the window end."
+            )),
+            BaseTrigger::ContinuousEventTime { interval } => caveats.push(format!(
+                "ContinuousEventTimeTrigger ({}) cannot be expressed: a window TVF emits no early results.",
+                human_duration(interval)
+            )),
+        }
+        if s.trigger.purging {
+            caveats.push(
+                "PurgingTrigger cannot be expressed (a TVF clears the window state after its one result anyway)."
+                    .into(),
+            );
+        }
+        if let Some(e) = s.evictor {
+            let what = match e.kind {
+                EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
+                EvictorKind::Time { size } => format!("TimeEvictor.of({})", human_duration(size)),
+            };
+            caveats.push(format!(
+                "The evictor ({what}) cannot be expressed: the query aggregates every row of the window."
+            ));
+        }
+        match s.allowed_lateness {
+            Some(l) if l > 0 => caveats.push(format!(
+                "Allowed lateness ({}) cannot be expressed: the TVF emits one final result per window and drops rows later than the watermark, so there are no late firings and no updated results.",
+                human_duration(l)
+            )),
+            _ => {}
+        }
+        // Nothing is ever late for GlobalWindows (its cleanup time is Long.MAX_VALUE).
+        if s.side_output && !s.assigner.is_global() {
+            caveats.push("The late side output cannot be expressed: SQL drops late rows.".into());
+        }
+        if s.watermarks == WatermarkSpec::Explicit && has_watermark_items(s) {
+            caveats.push(
+                "Scripted watermarks cannot be expressed: SQL derives the watermark from a column (WATERMARK FOR ts AS ...); this table uses ts - 1 ms (ascending timestamps).".into(),
+            );
+        } else if has_watermark_items(s) {
+            caveats.push(
+                "The scenario's scripted watermarks cannot be expressed: SQL derives the watermark from a column."
+                    .into(),
+            );
+        }
+        if let WatermarkSpec::BoundedOutOfOrderness { bound } = s.watermarks {
+            caveats.push(format!(
+                "The watermark is ts - {} here, 1 ms ahead of the DataStream strategy's (largest ts - bound - 1 ms); Flink SQL emits it as soon as it has moved more than pipeline.auto-watermark-interval (200 ms) of event time.",
+                human_duration(bound)
+            ));
+        }
+        if !s.end_of_input {
+            caveats.push(
+                "The scenario pauses the input (end_of_input: false); the bounded filesystem source ends with a Long.MAX_VALUE watermark that fires every pending window.".into(),
+            );
+        }
+        if s.function == WindowFunctionSpec::Process {
+            caveats.push(
+                "The ProcessWindowFunction's sum and count become SUM and COUNT(*): SQL aggregates incrementally, it never buffers the rows.".into(),
+            );
+        }
+        let timestamps: Vec<Millis> = s.elements().map(|e| e.ts).collect();
+        if timestamps.iter().any(|t| *t == LONG_MIN || *t == LONG_MAX || t.unsigned_abs() > 253_402_300_799_999) {
+            caveats
+                .push("Timestamps beyond the year 9999 (or Long.MIN/MAX) are not valid TIMESTAMP_LTZ values.".into());
+        }
+        if s.elements().any(|e| e.key.chars().any(char::is_control)) {
+            caveats.push("Control characters in keys are written as '?'.".into());
+        }
+        Gen { s, tvf, caveats }
+    }
+
+    fn aggregates(&self) -> Vec<&'static str> {
+        match self.s.function {
+            WindowFunctionSpec::Process => vec!["SUM(`value`) AS sum_value", "COUNT(*) AS cnt"],
+            WindowFunctionSpec::Sum => vec!["SUM(`value`) AS sum_value"],
+            WindowFunctionSpec::Count => vec!["COUNT(*) AS cnt"],
+            // AVG of a BIGINT column is a BIGINT in Flink SQL (integer division): cast first.
+            WindowFunctionSpec::Avg => vec!["AVG(CAST(`value` AS DOUBLE)) AS avg_value"],
+            WindowFunctionSpec::Min => vec!["MIN(`value`) AS min_value"],
+            WindowFunctionSpec::Max => vec!["MAX(`value`) AS max_value"],
+        }
+    }
+
+    fn render(&self) -> String {
+        let s = self.s;
+        let mut t = Text::default();
+        let form = if self.tvf.is_some() { " with a window table-valued function" } else { "" };
+        t.line(format!("-- Tidemark scenario {}, as Flink SQL 2.3{form}.", string_lit(&s.name)));
+        if !s.description.is_empty() {
+            t.line("--");
+            t.lines(comment("-- ", &s.description));
+        }
+        t.line("--");
+        t.line("-- Run the statements in order in the SQL client (bin/sql-client.sh). The elements are");
+        t.line("-- written to a CSV folder by a batch INSERT, then read back as a stream with a watermark.");
+        t.blank();
+        t.line("SET 'parallelism.default' = '1';");
+        t.line("SET 'table.dml-sync' = 'true';");
+        t.blank();
+        t.line("CREATE TABLE events (");
+        t.line("  id BIGINT,");
+        t.line("  `key` STRING,");
+        t.line("  ts_millis BIGINT,");
+        t.line("  `value` BIGINT,");
+        t.line("  ts AS TO_TIMESTAMP_LTZ(ts_millis, 3),");
+        let watermark = match s.watermarks {
+            WatermarkSpec::BoundedOutOfOrderness { bound } => {
+                format!(
+                    "  WATERMARK FOR ts AS ts - {}  -- bounded out-of-orderness {}",
+                    interval(bound),
+                    human_duration(bound)
+                )
+            }
+            WatermarkSpec::Monotonous => {
+                "  WATERMARK FOR ts AS ts - INTERVAL '0.001' SECOND  -- ascending timestamps".into()
+            }
+            WatermarkSpec::Explicit if has_watermark_items(s) => {
+                "  WATERMARK FOR ts AS ts - INTERVAL '0.001' SECOND  -- not the scripted watermarks: see below".into()
+            }
+            WatermarkSpec::Explicit => {
+                "  WATERMARK FOR ts AS CAST(NULL AS TIMESTAMP_LTZ(3))  -- none: only the end of input fires".into()
+            }
+        };
+        t.line(watermark);
+        t.line(") WITH (");
+        t.line("  'connector' = 'filesystem',");
+        t.line(format!("  'path' = 'file:///tmp/tidemark/{}',", snake_name(&s.name)));
+        t.line("  'format' = 'csv'");
+        t.line(");");
+        t.blank();
+        t.line("-- The scenario's elements, in arrival order (one file, read back in this order).");
+        t.line("SET 'execution.runtime-mode' = 'batch';");
+        let elements: Vec<&InputItem> = s.input.iter().collect();
+        let last_element = elements.iter().rposition(|i| matches!(i, InputItem::Element(_)));
+        match last_element {
+            None => t.line("-- (the scenario has no elements)"),
+            Some(last) => {
+                t.line("INSERT OVERWRITE events (id, `key`, ts_millis, `value`) VALUES");
+                for (i, item) in elements.iter().enumerate() {
+                    match item {
+                        InputItem::Element(e) => t.line(format!(
+                            "  ({}, {}, {}, {}){}{}",
+                            e.id,
+                            string_lit(&e.key),
+                            e.ts,
+                            e.value,
+                            if i == last { ";" } else { "," },
+                            time_suffix(" --", e.ts)
+                        )),
+                        InputItem::Watermark(wm) => {
+                            t.line(format!("  -- watermark {} (scripted; not expressible)", time_comment(*wm)))
+                        }
+                    }
+                }
+            }
+        }
+        t.line("SET 'execution.runtime-mode' = 'streaming';");
+        t.blank();
+        if !self.caveats.is_empty() {
+            t.line("-- What this query cannot express of the DataStream configuration:");
+            for c in &self.caveats {
+                let mut lines = comment("--   ", c);
+                if let Some(first) = lines.first_mut() {
+                    *first = first.replacen("--   ", "-- - ", 1);
+                }
+                t.lines(lines);
+            }
+            t.blank();
+        }
+        let aggregates = self.aggregates().join(", ");
+        match &self.tvf {
+            Some(tvf) => {
+                t.line("-- One final result per window, when the watermark passes the window end.");
+                t.line(format!("SELECT `key`, window_start, window_end, {aggregates}"));
+                t.line("FROM TABLE(");
+                t.line(format!("  {tvf})"));
+                t.line("GROUP BY `key`, window_start, window_end;");
+            }
+            None => {
+                t.line("-- Not a window: an updating result per key (+I, then -U/+U on every change).");
+                t.line(format!("SELECT `key`, {aggregates}"));
+                t.line("FROM events");
+                t.line("GROUP BY `key`;");
+            }
+        }
+        t.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Interval literals: the largest exact unit, fractions of seconds, explicit precision.
+    #[test]
+    fn intervals() {
+        assert_eq!(interval(60_000), "INTERVAL '1' MINUTE");
+        assert_eq!(interval(20_000), "INTERVAL '20' SECOND");
+        assert_eq!(interval(1_500), "INTERVAL '1.5' SECOND");
+        assert_eq!(interval(1), "INTERVAL '0.001' SECOND");
+        assert_eq!(interval(150_000), "INTERVAL '150' SECOND(3)");
+        assert_eq!(interval(-15_000), "INTERVAL '-15' SECOND");
+        assert_eq!(interval(-500), "INTERVAL '-0.5' SECOND");
+        assert_eq!(string_lit("o'clock\n"), "'o''clock?'");
+    }
+}
