@@ -59,6 +59,7 @@ fn input() -> impl Strategy<Value = Vec<InputItem>> {
                     key: ["A", "B", "C"][k as usize].to_string(),
                     ts,
                     value,
+                    ..Element::default()
                 }),
                 None => InputItem::Watermark(wm),
             })
@@ -243,6 +244,7 @@ proptest! {
                 }
                 Output::Late { id, .. } => ours_late.push(*id),
                 Output::Error(e) => prop_assert!(false, "unexpected error {}", e),
+                Output::Process(_) | Output::Tvf(_) => prop_assert!(false, "not a window output"),
             }
         }
         prop_assert_eq!(ours, fires);
@@ -272,13 +274,13 @@ fn naive(s: &Scenario) -> (BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>, Vec<i6
     let mut fires: BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>> = BTreeMap::new();
     let mut late = Vec::new();
     let mut wm = i64::MIN;
-    let mut fire = |fires: &mut BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>, k: &(String, i64), w: &mut W| {
+    let fire = |fires: &mut BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>, k: &(String, i64), w: &mut W| {
         let mut ids = w.ids.clone();
         ids.sort();
         fires.entry(k.clone()).or_default().push((ids, w.firings));
         w.firings += 1;
     };
-    let mut advance = |to: i64, windows: &mut BTreeMap<(String, i64), W>, fires: &mut BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>| {
+    let advance = |to: i64, windows: &mut BTreeMap<(String, i64), W>, fires: &mut BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>| {
         for (k, w) in windows.iter_mut() {
             let end = k.1 + size;
             if end - 1 <= to && !w.fired_on_time {
@@ -290,9 +292,10 @@ fn naive(s: &Scenario) -> (BTreeMap<(String, i64), Vec<(Vec<i64>, u64)>>, Vec<i6
     };
     for item in &s.input {
         match item {
-            InputItem::Watermark(t) => {
-                if *t > wm {
-                    wm = *t;
+            InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
+                let t = item.watermark().unwrap_or(i64::MIN);
+                if t > wm {
+                    wm = t;
                     advance(wm, &mut windows, &mut fires);
                 }
             }

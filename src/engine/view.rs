@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::run::Run;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window};
-use super::trace::{ElemIdx, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
+use super::trace::{ElemIdx, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 
 /// A window's state at the playhead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,7 @@ pub struct TimerView {
     pub time: Millis,
     pub purpose: TimerPurpose,
     pub status: TimerStatus,
+    pub domain: TimeDomain,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -126,7 +127,7 @@ pub struct StepView {
     pub windows: Vec<WindowView>,
     /// Outcome per arrived element, indexed like `Run::elements` (`None`: not arrived yet).
     pub elements: Vec<Option<ElementOutcome>>,
-    /// Timers in (time, key, window) order; a re-registered timer shows its latest status.
+    /// Timers in (domain, time, key, window) order; a re-registered timer shows its latest status.
     pub timers: Vec<TimerView>,
     /// How many of `Run::outputs` were emitted up to the playhead.
     pub outputs: usize,
@@ -149,7 +150,7 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
     };
     let mut windows: BTreeMap<(KeyId, Window), WindowView> = BTreeMap::new();
     let mut elements: Vec<Option<ElementOutcome>> = vec![None; run.elements.len()];
-    let mut timers: BTreeMap<(Millis, KeyId, Window), TimerView> = BTreeMap::new();
+    let mut timers: BTreeMap<(TimeDomain, Millis, KeyId, Window), TimerView> = BTreeMap::new();
     let mut outputs = 0;
     let mut max_timestamp: Option<Millis> = None;
     let mut watermark = LONG_MIN;
@@ -230,30 +231,32 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
                 let _ = new_window;
                 windows.insert((*key, Window::Time(*into)), view);
             }
-            TraceKind::TimerRegistered { key, window, time, purpose } => {
+            TraceKind::TimerRegistered { key, window, time, purpose, domain } => {
                 timers.insert(
-                    (*time, *key, *window),
+                    (*domain, *time, *key, *window),
                     TimerView {
                         key: *key,
                         window: *window,
                         time: *time,
                         purpose: *purpose,
                         status: TimerStatus::Registered,
+                        domain: *domain,
                     },
                 );
             }
-            TraceKind::TimerDeleted { key, window, time, .. } => {
-                if let Some(t) = timers.get_mut(&(*time, *key, *window)) {
+            TraceKind::TimerDeleted { key, window, time, domain, .. } => {
+                if let Some(t) = timers.get_mut(&(*domain, *time, *key, *window)) {
                     t.status = TimerStatus::Deleted;
                 }
             }
-            TraceKind::TimerFired { key, window, time, purpose, .. } => {
-                let t = timers.entry((*time, *key, *window)).or_insert(TimerView {
+            TraceKind::TimerFired { key, window, time, purpose, domain, .. } => {
+                let t = timers.entry((*domain, *time, *key, *window)).or_insert(TimerView {
                     key: *key,
                     window: *window,
                     time: *time,
                     purpose: *purpose,
                     status: TimerStatus::Fired,
+                    domain: *domain,
                 });
                 t.purpose = *purpose;
                 t.status = TimerStatus::Fired;
@@ -317,11 +320,16 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
             TraceKind::Dropped { elem, counted, .. } => {
                 set(&mut elements, *elem, ElementOutcome::Dropped { counted: *counted });
             }
-            TraceKind::Error { .. } => outputs += 1,
+            TraceKind::Error { .. } | TraceKind::FunctionEmitted { .. } => outputs += 1,
             TraceKind::WatermarkIgnored { .. }
             | TraceKind::WindowsAssigned { .. }
             | TraceKind::WindowLate { .. }
-            | TraceKind::EndOfInput { .. } => {}
+            | TraceKind::EndOfInput { .. }
+            | TraceKind::PartitionWatermark { .. }
+            | TraceKind::PartitionIdle { .. }
+            | TraceKind::PartitionActive { .. }
+            | TraceKind::StateUpdated { .. }
+            | TraceKind::StateExpired { .. } => {}
         }
     }
     let mut windows: Vec<WindowView> = windows.into_values().collect();
