@@ -1,0 +1,173 @@
+// End-to-end harness for Tidemark: a static server over dist/, Debian's Chromium driven by
+// playwright-core, and a page that records console errors and non-local requests.
+// API and examples: e2e/README.md. Never `playwright install`: the browser is /usr/bin/chromium.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const DIST_DIR = join(REPO_ROOT, 'dist');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
+/** The lab-page iframe, a laptop, a projector. */
+export const VIEWPORTS = {
+  embed: { width: 700, height: 450 },
+  laptop: { width: 1400, height: 900 },
+  projector: { width: 1920, height: 1080 },
+};
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves `root` (default dist/) over HTTP on `host` (default 127.0.0.1) and `port` (default 0: a
+ * free port). Resolves to { url, port, close }, where url ends with '/'.
+ */
+export async function startServer({ root = DIST_DIR, host = '127.0.0.1', port = 0 } = {}) {
+  const base = resolve(root);
+  await stat(join(base, 'index.html')).catch(() => {
+    throw new Error(`${base}/index.html is missing: build the bundle first (trunk build --release)`);
+  });
+  const server = createServer(async (req, res) => {
+    try {
+      const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(base, pathname));
+      if (file !== base && !file.startsWith(base + sep)) {
+        res.writeHead(403).end('forbidden');
+        return;
+      }
+      if (pathname.endsWith('/')) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': MIME[extname(file)] || 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, ok);
+  });
+  const actual = server.address().port;
+  const url = `http://${host}:${actual}/`;
+  return {
+    url,
+    port: actual,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
+/** Launches headless Debian Chromium with the flags this machine needs. */
+export function launchBrowser(options = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    ...options,
+  });
+}
+
+function isLocal(url) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return true;
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) return true; // data:, blob:, about:
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+}
+
+/**
+ * Opens `url` in a fresh context of `browser` with `viewport` ({width, height}, default laptop).
+ * Every non-local request is recorded and aborted, so a test can assert the app is offline-clean.
+ * Resolves to { page, context, consoleErrors, pageErrors, externalRequests, close }.
+ */
+export async function openPage(browser, url, { viewport = VIEWPORTS.laptop, deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor });
+  const consoleErrors = [];
+  const pageErrors = [];
+  const externalRequests = [];
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (isLocal(u)) return route.continue();
+    externalRequests.push(u);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, context, consoleErrors, pageErrors, externalRequests, close: () => context.close() };
+}
+
+/**
+ * The one-call setup for a test: the app's URL (TIDEMARK_URL if scripts/test set it, else a
+ * server of our own over dist/), a browser, and a page opened at `path` with `viewport`. When
+ * `waitFor` is a selector (default the timeline), resolves once it is visible.
+ * Resolves to openPage's result plus { browser, url }; close() tears everything down.
+ */
+export async function openApp({
+  viewport = VIEWPORTS.laptop,
+  path = '',
+  waitFor = '[data-testid="timeline"]',
+  timeout = 15000,
+} = {}) {
+  const server = process.env.TIDEMARK_URL ? null : await startServer();
+  const base = process.env.TIDEMARK_URL || server.url;
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`).href;
+  const browser = await launchBrowser();
+  const close = async () => {
+    await browser.close();
+    if (server) await server.close();
+  };
+  try {
+    const opened = await openPage(browser, url, { viewport });
+    if (waitFor) {
+      await opened.page.waitForSelector(waitFor, { state: 'visible', timeout }).catch((err) => {
+        const seen = [...opened.pageErrors, ...opened.consoleErrors];
+        throw new Error(
+          `${waitFor} was not visible within ${timeout} ms at ${url}` +
+            (seen.length ? `; the page reported:\n  ${seen.join('\n  ')}` : ` (${err.message.split('\n')[0]})`),
+        );
+      });
+    }
+    return { ...opened, browser, url, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * Drags the centre of `locator` (a Playwright Locator) by (dx, dy) CSS pixels with the real mouse:
+ * move, press, `steps` intermediate moves, release. Resolves to the start point {x, y}.
+ */
+export async function dragBy(page, locator, dx, dy, { steps = 10 } = {}) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('dragBy: the element is not visible');
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps });
+  await page.mouse.up();
+  return { x, y };
+}

@@ -1,0 +1,150 @@
+//! Course presets: the course texts' worked examples as scenarios, each with a title, a goal in
+//! the course's own numbers, where it comes from, how to write its values and the step to open
+//! at. One JSON file per preset in `assets/presets/`, compiled in with `include_str!`.
+//!
+//! Every preset that a recorded real-Flink scenario backs names it in `golden` (a file in
+//! `tests/flink/scenarios/`); `golden_prefix: k` means the preset is that scenario's first `k`
+//! input items with the input left running (`end_of_input: false`), so its outputs are a prefix
+//! of the golden's. `tests/teach_presets.rs` checks both.
+//!
+//! File format:
+//! ```json
+//! {"id": "lab-6-2", "title": "...", "goal": "...", "source": "Windows and Timers, Lab 6.2",
+//!  "value_format": "usd_cents", "default_step": 3,
+//!  "golden": "course_lab_6_tenant_cost", "golden_prefix": 4,
+//!  "scenario": { oracle-format scenario }}
+//! ```
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::format::ValueFormat;
+use crate::engine::Scenario;
+
+/// A course preset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The URL name: `#preset=lab-6-2`.
+    pub id: String,
+    pub title: String,
+    /// What to do and what to see, with the course's numbers.
+    pub goal: String,
+    /// The course text and section it reproduces.
+    pub source: String,
+    pub value_format: ValueFormat,
+    /// The playhead to open at (after this many steps; see [`crate::engine::view::at_step`]).
+    pub default_step: usize,
+    /// The recorded real-Flink scenario behind it (`tests/flink/scenarios/<golden>.json`).
+    pub golden: Option<String>,
+    /// The preset is the golden scenario's first `k` input items, with the input left running.
+    pub golden_prefix: Option<usize>,
+    pub scenario: Scenario,
+}
+
+/// A preset file that does not load: `path` names the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetError {
+    pub preset: String,
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "preset {}: {}: {}", self.preset, self.path, self.message)
+    }
+}
+
+impl std::error::Error for PresetError {}
+
+/// The preset files, in the order a course reads them (the UI's menu order).
+const FILES: [(&str, &str); 10] = [
+    ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
+    ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
+    ("lab-6-3", include_str!("../../assets/presets/lab-6-3.json")),
+    ("model-latency-sliding", include_str!("../../assets/presets/model-latency-sliding.json")),
+    ("worked-timeline", include_str!("../../assets/presets/worked-timeline.json")),
+    ("one-hour-sliding", include_str!("../../assets/presets/one-hour-sliding.json")),
+    ("session-bridge", include_str!("../../assets/presets/session-bridge.json")),
+    ("time-windows-events-1-7", include_str!("../../assets/presets/time-windows-events-1-7.json")),
+    ("count-trigger", include_str!("../../assets/presets/count-trigger.json")),
+    ("early-firing-duplicates", include_str!("../../assets/presets/early-firing-duplicates.json")),
+];
+
+/// The ids of all presets, in menu order (cheap: no parsing).
+pub fn ids() -> Vec<&'static str> {
+    FILES.iter().map(|(id, _)| *id).collect()
+}
+
+/// Every preset that loads, in menu order. A broken file is left out rather than panicking;
+/// [`load_all`] reports it (and a test asserts there is none).
+pub fn all() -> Vec<Preset> {
+    load_all().into_iter().filter_map(Result::ok).collect()
+}
+
+/// Every preset file, loaded or with its error.
+pub fn load_all() -> Vec<Result<Preset, PresetError>> {
+    FILES.iter().map(|(id, text)| parse(id, text)).collect()
+}
+
+/// The preset with this id, if there is one and it loads.
+pub fn by_id(id: &str) -> Option<Preset> {
+    FILES.iter().find(|(i, _)| *i == id).and_then(|(i, text)| parse(i, text).ok())
+}
+
+fn err(preset: &str, path: &str, message: impl Into<String>) -> PresetError {
+    PresetError { preset: preset.into(), path: path.into(), message: message.into() }
+}
+
+fn text_field(obj: &serde_json::Map<String, Value>, preset: &str, name: &str) -> Result<String, PresetError> {
+    match obj.get(name) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(err(preset, name, "must be a string")),
+        None => Err(err(preset, name, "is missing")),
+    }
+}
+
+/// Parses one preset file; `name` is used in errors until the file's own id is known.
+pub fn parse(name: &str, text: &str) -> Result<Preset, PresetError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| err(name, "", format!("not valid JSON: {e}")))?;
+    let Some(obj) = value.as_object() else { return Err(err(name, "", "must be an object")) };
+    let id = text_field(obj, name, "id")?;
+    let title = text_field(obj, &id, "title")?;
+    let goal = text_field(obj, &id, "goal")?;
+    let source = text_field(obj, &id, "source")?;
+    let format_name = text_field(obj, &id, "value_format")?;
+    let Some(value_format) = ValueFormat::parse(&format_name) else {
+        return Err(err(&id, "value_format", format!("unknown format {format_name:?} (usd_cents, count, ms, plain)")));
+    };
+    let default_step = match obj.get("default_step") {
+        Some(v) => v.as_u64().ok_or_else(|| err(&id, "default_step", "must be a whole number"))? as usize,
+        None => 0,
+    };
+    let golden = match obj.get("golden") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(err(&id, "golden", "must be a string")),
+    };
+    let golden_prefix = match obj.get("golden_prefix") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| err(&id, "golden_prefix", "must be a whole number"))? as usize),
+    };
+    let Some(scenario_value) = obj.get("scenario") else { return Err(err(&id, "scenario", "is missing")) };
+    let scenario = Scenario::from_value(scenario_value).map_err(|e| {
+        let path = if e.path.is_empty() { "scenario".to_string() } else { format!("scenario.{}", e.path) };
+        err(&id, &path, e.message)
+    })?;
+    let steps = scenario.input.len() + 1;
+    if default_step > steps {
+        return Err(err(&id, "default_step", format!("{default_step} is past the last step {steps}")));
+    }
+    Ok(Preset { id, title, goal, source, value_format, default_step, golden, golden_prefix, scenario })
+}
+
+impl Preset {
+    /// The number of playhead positions after 0: input items plus the end of input.
+    pub fn steps(&self) -> usize {
+        self.scenario.input.len() + 1
+    }
+}

@@ -1,0 +1,305 @@
+//! The sinks panels against the engine's trace: the course presets, and invariants over every
+//! Flink parity scenario (whose engine outputs equal real Flink's goldens).
+
+use std::path::PathBuf;
+
+use tidemark::engine::scenario::WindowFunctionSpec;
+use tidemark::engine::view::at_step;
+use tidemark::engine::{FiringKind, Run, Scenario, run};
+use tidemark::sinks::{Amount, ChangeKind, Downstream, ResultValue};
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios")
+}
+
+fn load(name: &str) -> Scenario {
+    let path = scenarios_dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn all_scenarios() -> Vec<(String, Scenario)> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(scenarios_dir())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|p| {
+            let name = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            (name.clone(), load(&name))
+        })
+        .collect()
+}
+
+fn downstream(s: &Scenario) -> (Run, Downstream) {
+    let r = run(s);
+    let d = Downstream::new(s, &r);
+    (r, d)
+}
+
+/// Lab 6.2: the $4.10 main firing and the $4.31 late firing of (acme, 10:01:00). The append sink
+/// bills $8.41, the upsert sink keyed by (key, window_end) $4.31, which is the correct answer.
+#[test]
+fn lab_6_append_double_counts_upsert_is_right() {
+    let s = load("course_lab_6_tenant_cost");
+    let (r, d) = downstream(&s);
+    // After 4 steps: e1, e2, e3 (main firing at wm 10:01:00.999), e4 (late firing).
+    let rows = d.rows_at(4);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].value, ResultValue::SumCount { sum: 410, count: 2 });
+    assert_eq!(rows[0].kind, FiringKind::Main);
+    assert_eq!(rows[0].n, 0);
+    assert_eq!(rows[0].watermark, 1_767_261_660_999);
+    assert_eq!(rows[0].record_timestamp, 1_767_261_659_999, "end - 1");
+    assert_eq!(rows[0].updates, None);
+    assert_eq!(rows[1].value, ResultValue::SumCount { sum: 431, count: 3 });
+    assert_eq!(rows[1].kind, FiringKind::Late);
+    assert_eq!(rows[1].n, 1);
+    assert_eq!(rows[1].updates, Some(0), "the late firing updates the main firing's row");
+    assert_eq!(rows[1].ids, vec![1, 2, 4]);
+    assert_eq!(d.key_name(rows[1].key), "acme");
+
+    let t = d.totals_at(4);
+    assert_eq!(t.append, Amount::Int(841));
+    assert_eq!(t.upsert, Amount::Int(431));
+    assert_eq!(t.changelog, Amount::Int(431));
+    assert_eq!(t.correct, Amount::Int(431));
+    assert_eq!(t.append_difference(), Amount::Int(410));
+    assert!(t.upsert_difference().is_zero());
+    assert_eq!(t.column, "sum");
+    let append: Vec<Amount> = d.append_at(4).iter().map(|a| a.running_total).collect();
+    assert_eq!(append, vec![Amount::Int(410), Amount::Int(841)]);
+    let upsert = d.upsert_at(4);
+    assert_eq!(upsert.len(), 1);
+    assert_eq!((upsert[0].window_end, upsert[0].row, upsert[0].writes), (Some(1_767_261_660_000), 1, 2));
+
+    // Before the late firing the upsert sink holds $4.10: a correction is still to come.
+    let t3 = d.totals_at(3);
+    assert_eq!((t3.append, t3.upsert, t3.correct), (Amount::Int(410), Amount::Int(410), Amount::Int(431)));
+
+    // At the end: [10:01,10:02) 100 and [10:03,10:04) 75 join; e6 went to the side output.
+    let end = d.totals_at(r.steps);
+    assert_eq!((end.append, end.upsert, end.correct), (Amount::Int(1016), Amount::Int(606), Amount::Int(606)));
+    let side = d.side_output_at(r.steps);
+    assert!(side.enabled);
+    assert_eq!(side.records.len(), 1);
+    assert_eq!((side.records[0].id, side.records[0].ts, side.records[0].value), (6, 1_767_261_650_000, 30));
+    assert_eq!(side.records[0].step, 5);
+    assert_eq!(d.side_output_at(5).records.len(), 0, "not yet emitted after 5 steps");
+    assert_eq!(side.late_records_dropped, 0);
+}
+
+/// The SQL changelog view: +I for the main firing, then -U (old) and +U (new) for the late one.
+#[test]
+fn lab_6_changelog_retracts_for_the_late_firing() {
+    let s = load("course_lab_6_tenant_cost");
+    let (r, d) = downstream(&s);
+    let log: Vec<(&str, i64)> = d
+        .changelog_at(4)
+        .iter()
+        .map(|c| {
+            let sum = match d.rows()[c.row].value {
+                ResultValue::SumCount { sum, .. } => sum,
+                _ => -1,
+            };
+            (c.kind.short(), sum)
+        })
+        .collect();
+    assert_eq!(log, vec![("+I", 410), ("-U", 410), ("+U", 431)]);
+    let kinds: Vec<ChangeKind> = d.changelog_at(r.steps).iter().map(|c| c.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ChangeKind::Insert,
+            ChangeKind::UpdateBefore,
+            ChangeKind::UpdateAfter,
+            ChangeKind::Insert,
+            ChangeKind::Insert
+        ]
+    );
+}
+
+/// The window function decides the value and the summed column (an average is not a sum).
+#[test]
+fn lab_6_with_other_window_functions() {
+    let mut s = load("course_lab_6_tenant_cost");
+    let expect = [
+        (WindowFunctionSpec::Sum, Amount::Int(841), Amount::Int(431)),
+        (WindowFunctionSpec::Count, Amount::Int(5), Amount::Int(3)),
+        (WindowFunctionSpec::Min, Amount::Int(171), Amount::Int(21)),
+        (WindowFunctionSpec::Max, Amount::Int(520), Amount::Int(260)),
+    ];
+    for (function, append, correct) in expect {
+        s.function = function;
+        let (_, d) = downstream(&s);
+        let t = d.totals_at(4);
+        assert_eq!((t.append, t.correct), (append, correct), "{}", function.kind());
+        assert_eq!(t.upsert, t.correct, "{}", function.kind());
+    }
+    s.function = WindowFunctionSpec::Avg;
+    let (_, d) = downstream(&s);
+    assert_eq!(d.rows()[1].value.to_string(), "avg 143.67");
+    assert_eq!(d.totals_at(4).append.to_string(), "348.67");
+}
+
+/// ModelLatency, sliding 5 min every 1 min: every record is stored in five windows (five copies
+/// for a buffering function), against one accumulator per window for an aggregate.
+#[test]
+fn model_latency_sliding_keeps_five_copies_per_record() {
+    let s = load("course_model_latency_sliding");
+    let (r, d) = downstream(&s);
+    let state = d.state();
+    assert!(state.buffering, "the scenario's function is a ProcessWindowFunction");
+    assert_eq!(state.samples.len(), r.steps + 1);
+    let at = |step: usize| state.at(step);
+    assert_eq!(at(0).live_windows, 0);
+    assert_eq!((at(1).live_windows, at(1).stored_elements, at(1).accumulators), (5, 5, 5));
+    // llama: five more windows; gpt@10:03:10 shares four windows with gpt@10:02:30, adds one.
+    assert_eq!((at(2).live_windows, at(2).stored_elements), (10, 10));
+    assert_eq!((at(3).live_windows, at(3).stored_elements, at(3).accumulators), (11, 15, 11));
+    for step in 1..=3 {
+        let records = r.elements.iter().filter(|e| e.step < step).count() as u64;
+        assert_eq!(at(step).stored_elements, 5 * records, "five copies per record after {step} steps");
+    }
+    // One trigger timer per window; with lateness 0 the cleanup timer is the same timer.
+    assert_eq!(at(3).pending_timers, 11);
+    assert_eq!(at(3).keys_with_state, 2);
+    // wm 10:04:59.999 fires and cleans the windows ending 10:03, 10:04, 10:05 of both keys.
+    assert_eq!((at(4).live_windows, at(4).stored_elements, at(4).accumulators), (5, 7, 5));
+    assert_eq!(at(r.steps).live_windows, 0);
+    assert_eq!(state.peak().stored_elements, 15);
+
+    let mut agg = s.clone();
+    agg.function = WindowFunctionSpec::Avg;
+    let (_, d2) = downstream(&agg);
+    assert!(!d2.state().buffering);
+    assert_eq!(d2.state().at(3).state_entries(false), 11);
+    assert_eq!(d.state().at(3).state_entries(true), 15);
+}
+
+/// The watermark trails the largest event time by the out-of-orderness bound plus 1 ms.
+#[test]
+fn lab_6_watermark_lag() {
+    let s = load("course_lab_6_tenant_cost");
+    let (r, d) = downstream(&s);
+    let w = d.watermarks();
+    assert_eq!(w.len(), r.steps + 1);
+    assert_eq!((w[0].max_event_time, w[0].lag_millis), (None, None));
+    assert_eq!(w[1].max_event_time, Some(1_767_261_605_000));
+    assert_eq!(w[1].lag_millis, Some(20_001));
+    // e4 is older than the max: the watermark stays, the lag too.
+    assert_eq!(w[4].watermark, w[3].watermark);
+    assert_eq!(w[4].lag_millis, Some(20_001));
+    assert_eq!(w[r.steps].watermark, i64::MAX);
+    assert_eq!(w[r.steps].lag_millis, None);
+}
+
+/// Without a side output, late records are counted in numLateRecordsDropped.
+#[test]
+fn dropped_late_records_are_counted() {
+    let (r, d) = downstream(&load("late_dropped_no_side_output"));
+    let side = d.side_output_at(r.steps);
+    assert!(!side.enabled);
+    assert!(side.records.is_empty());
+    assert_eq!(side.late_records_dropped, r.stats.late_records_dropped);
+    assert!(side.late_records_dropped > 0);
+    let (r2, d2) = downstream(&load("late_side_output"));
+    assert_eq!(d2.side_output_at(r2.steps).records.len() as u64, r2.stats.side_output);
+}
+
+/// A late element bridging two fired sessions: the merged window's result replaces both, so
+/// the changelog deletes them; the upsert sink keyed by window end keeps the first one.
+#[test]
+fn session_bridge_replaces_both_sessions() {
+    let (r, d) = downstream(&load("session_late_bridge_two_fired"));
+    let merged = d.rows().iter().position(|row| !row.replaces.is_empty()).unwrap_or_else(|| panic!("no merge row"));
+    let row = &d.rows()[merged];
+    assert_eq!(row.replaces.len(), 2);
+    let kinds: Vec<&str> = d.changelog_at(r.steps).iter().map(|c| c.kind.short()).collect();
+    assert!(kinds.windows(3).any(|w| w == ["-D", "-D", "+I"]), "{kinds:?}");
+    let t = d.totals_at(r.steps);
+    assert_eq!(t.changelog, t.correct);
+    assert_ne!(t.upsert, t.correct, "(key, window_end) does not identify a merged session");
+}
+
+/// A purging trigger emits deltas: the correct answer adds them up, the upsert sink keeps the
+/// last delta only.
+#[test]
+fn purging_trigger_results_are_deltas() {
+    let (r, d) = downstream(&load("purging_event_time_late"));
+    let t = d.totals_at(r.steps);
+    assert_eq!(t.append, t.correct);
+    assert_ne!(t.upsert, t.correct);
+}
+
+/// Over every parity scenario: the playhead prefix grows with the step, the links point
+/// backwards to the same window, the materialized changelog equals the upsert sink where
+/// (key, window_end) identifies a window, and at the end equals the correct answer unless
+/// the trigger purges.
+#[test]
+fn invariants_over_all_scenarios() {
+    for (name, s) in all_scenarios() {
+        let (r, d) = downstream(&s);
+        let fires = r.outputs.iter().filter(|o| matches!(o, tidemark::engine::Output::Fire(_))).count();
+        assert_eq!(d.rows().len(), fires, "{name}");
+        assert_eq!(d.rows_at(r.steps).len(), fires, "{name}");
+        assert_eq!(d.rows_at(0).len(), 0, "{name}");
+        for (i, row) in d.rows().iter().enumerate() {
+            if let Some(u) = row.updates {
+                assert!(u < i, "{name}");
+                assert_eq!((d.rows()[u].key, d.rows()[u].window), (row.key, row.window), "{name}");
+            }
+            if !s.assigner.is_merging() {
+                assert_eq!(row.updates.is_some(), row.n > 0, "{name}: row {i}: n counts earlier firings");
+            }
+        }
+        let sessions = s.assigner.is_merging();
+        for step in 0..=r.steps {
+            let t = d.totals_at(step);
+            if !sessions {
+                assert_eq!(t.changelog, t.upsert, "{name} after {step} steps");
+            }
+            let shown = d.side_output_at(step);
+            assert!(shown.records.iter().all(|l| l.step < step), "{name}");
+        }
+        let end = d.totals_at(r.steps);
+        if !s.trigger.purging {
+            assert_eq!(end.changelog, end.correct, "{name}");
+        }
+        let side = d.side_output_at(r.steps);
+        assert_eq!(side.records.len() as u64, r.stats.side_output, "{name}");
+        assert_eq!(side.late_records_dropped, r.stats.late_records_dropped, "{name}");
+        assert_eq!(side.silently_dropped, r.stats.silently_dropped, "{name}");
+    }
+}
+
+/// The state fold agrees with the engine's per-step view at every step of every scenario.
+#[test]
+fn state_series_matches_the_view() {
+    for (name, s) in all_scenarios() {
+        let (r, d) = downstream(&s);
+        for step in 0..=r.steps {
+            let v = at_step(&r, step);
+            let sample = d.state().at(step);
+            let live: Vec<_> = v.live_windows().collect();
+            assert_eq!(sample.live_windows, live.len() as u64, "{name} after {step} steps: live windows");
+            let stored: u64 = live.iter().map(|w| w.contents.len() as u64).sum();
+            assert_eq!(sample.stored_elements, stored, "{name} after {step} steps: stored elements");
+            let with_contents = live.iter().filter(|w| !w.contents.is_empty()).count() as u64;
+            assert_eq!(sample.accumulators, with_contents, "{name} after {step} steps: accumulators");
+            let pending =
+                v.timers.iter().filter(|t| t.status == tidemark::engine::view::TimerStatus::Registered).count();
+            assert_eq!(sample.pending_timers, pending as u64, "{name} after {step} steps: timers");
+            let w = d.watermark_at(step).map(|w| w.watermark);
+            assert_eq!(w, Some(v.watermark), "{name} after {step} steps: watermark");
+            assert_eq!(d.watermark_at(step).and_then(|w| w.max_event_time), v.max_timestamp, "{name}");
+        }
+        // Global windows never end; everything else is gone after the end-of-input watermark.
+        if s.end_of_input && r.error.is_none() && !s.assigner.is_global() && s.lateness() < i64::MAX / 2 {
+            assert_eq!(d.state().at(r.steps).live_windows, 0, "{name}");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The example lab page embeds three presets with relative links that work from any sub-path
+//! and load nothing from other hosts; the bundle copies it next to index.html.
+
+use tidemark::teach::presets;
+
+const PAGE: &str = include_str!("../assets/lab-example.html");
+
+/// The `src` of every iframe, `&amp;` decoded.
+fn iframe_sources(html: &str) -> Vec<String> {
+    html.split("<iframe")
+        .skip(1)
+        .filter_map(|tag| {
+            let rest = tag.split_once("src=\"")?.1;
+            Some(rest.split_once('"')?.0.replace("&amp;", "&"))
+        })
+        .collect()
+}
+
+/// Three iframes, 700×450, each `index.html#preset=<a real preset>&mode=embed&step=<a step of it>`.
+#[test]
+fn the_lab_page_embeds_three_presets() {
+    let sources = iframe_sources(PAGE);
+    assert_eq!(
+        sources,
+        vec![
+            "index.html#preset=lab-6-1&mode=embed&step=2",
+            "index.html#preset=lab-6-2&mode=embed&step=3",
+            "index.html#preset=lab-6-3&mode=embed&step=4",
+        ]
+    );
+    for src in &sources {
+        let fragment = src.split_once('#').map(|(_, f)| f).unwrap_or("");
+        let param =
+            |name: &str| fragment.split('&').find_map(|p| p.strip_prefix(&format!("{name}="))).map(str::to_string);
+        let id = param("preset").unwrap_or_default();
+        let Some(p) = presets::by_id(&id) else { panic!("{src}: no preset {id}") };
+        let step: usize = param("step").and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
+        assert!(step <= p.steps(), "{src}: step past the end");
+        assert_eq!(param("mode").as_deref(), Some("embed"));
+    }
+    for tag in PAGE.split("<iframe").skip(1).filter_map(|t| t.split_once('>').map(|(attrs, _)| attrs)) {
+        assert!(tag.contains(r#"width="700" height="450""#), "{tag}");
+        assert!(tag.contains(r#"title="Lab 6."#), "every iframe has a title: {tag}");
+    }
+}
+
+/// Relative links only: no other host, no absolute path, no protocol-relative URL.
+#[test]
+fn the_lab_page_stays_local() {
+    for bad in ["http://", "https://", "src=\"/", "href=\"/", "src=\"//", "href=\"//", "@import", "url("] {
+        assert!(!PAGE.contains(bad), "the lab page contains {bad:?}");
+    }
+    let index = include_str!("../index.html");
+    assert!(index.contains(r#"<link data-trunk rel="copy-file" href="assets/lab-example.html" />"#));
+}

@@ -1,0 +1,203 @@
+//! Narration: the course's example sentence word for word, one sentence for every kind of
+//! trace event (over every preset and every Flink parity scenario), and snapshots of whole
+//! course presets narrated step by step (reviewed line by line before they were accepted).
+
+use std::path::PathBuf;
+
+use tidemark::engine::trace::{TraceEvent, TraceKind};
+use tidemark::engine::{Scenario, run};
+use tidemark::teach::presets::{self, Preset};
+use tidemark::teach::{Context, ValueFormat, narrate, narrate_step};
+
+fn preset(id: &str) -> Preset {
+    presets::by_id(id).unwrap_or_else(|| panic!("preset {id} does not load"))
+}
+
+/// The kind of an event, exhaustively: a new trace kind fails to compile here until it is
+/// narrated and counted.
+fn kind_name(kind: &TraceKind) -> &'static str {
+    match kind {
+        TraceKind::ElementArrived { .. } => "element_arrived",
+        TraceKind::WatermarkAdvanced { .. } => "watermark_advanced",
+        TraceKind::WatermarkIgnored { .. } => "watermark_ignored",
+        TraceKind::WindowsAssigned { .. } => "windows_assigned",
+        TraceKind::WindowCreated { .. } => "window_created",
+        TraceKind::ElementAdded { .. } => "element_added",
+        TraceKind::WindowLate { .. } => "window_late",
+        TraceKind::TimerRegistered { .. } => "timer_registered",
+        TraceKind::TimerDeleted { .. } => "timer_deleted",
+        TraceKind::TimerFired { .. } => "timer_fired",
+        TraceKind::Fired { .. } => "fired",
+        TraceKind::Evicted { .. } => "evicted",
+        TraceKind::Purged { .. } => "purged",
+        TraceKind::CleanedUp { .. } => "cleaned_up",
+        TraceKind::SessionsMerged { .. } => "sessions_merged",
+        TraceKind::SideOutput { .. } => "side_output",
+        TraceKind::Dropped { .. } => "dropped",
+        TraceKind::EndOfInput { .. } => "end_of_input",
+        TraceKind::Error { .. } => "error",
+    }
+}
+
+const ALL_KINDS: usize = 19;
+
+/// The example, word for word: Lab 6.2's main firing in dollars.
+#[test]
+fn the_course_example_sentence() {
+    let p = preset("lab-6-2");
+    let r = run(&p.scenario);
+    let cx = Context::new(&p.scenario, &r).with_values(p.value_format);
+    let main: Vec<String> =
+        r.trace.iter().filter(|e| matches!(e.kind, TraceKind::Fired { .. })).map(|e| cx.narrate(e)).collect();
+    assert_eq!(
+        main,
+        vec![
+            "Watermark 10:01:00.999 ≥ 10:00:59.999, the last millisecond of [10:00, 10:01), so EventTimeTrigger fires: the main firing, sum = $4.10.",
+            "Element 4 joins [10:00, 10:01), whose max timestamp 10:00:59.999 ≤ watermark 10:01:00.999, so EventTimeTrigger fires at once: a late firing, sum = $4.31, the 2nd result for this window.",
+        ]
+    );
+    // The free functions write values plain.
+    let plain = r.trace.iter().find(|e| matches!(e.kind, TraceKind::Fired { .. })).map(|e| narrate(&p.scenario, &r, e));
+    assert!(plain.is_some_and(|s| s.ends_with("the main firing, sum = 410.")));
+}
+
+/// Each step's headline states the outcome with the course's numbers.
+#[test]
+fn step_headlines_carry_the_numbers() {
+    let p = preset("lab-6-3");
+    let r = run(&p.scenario);
+    let cx = Context::new(&p.scenario, &r).with_values(ValueFormat::UsdCents);
+    assert_eq!(
+        cx.narrate_step(3).headline,
+        "Element 3 (10:01:21, $1.00) opens the new window [10:01, 10:02); the watermark moves to 10:01:00.999 ≥ 10:00:59.999, the last millisecond of [10:00, 10:01), so EventTimeTrigger fires: the main firing, sum = $4.10."
+    );
+    assert_eq!(
+        cx.narrate_step(6).headline,
+        "Element 6 (10:00:50, $0.30) goes to the late side output: its window [10:00, 10:01) is past its cleanup time 10:02:59.999, and timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:00.999; the watermark stays at 10:03:00.999, as the largest timestamp did not grow."
+    );
+    let start = cx.narrate_step(0);
+    assert_eq!(start.playhead, 0);
+    assert_eq!(start.headline, "Nothing has arrived yet: 6 input items and then the end of input.");
+    assert_eq!(
+        start.details,
+        vec![
+            "TumblingEventTimeWindows.of(1 min), EventTimeTrigger, allowed lateness 2 min, watermarks forBoundedOutOfOrderness(20 s); elements too late for every window go to the late side output."
+        ]
+    );
+    // Past the end clamps to the end.
+    assert_eq!(cx.narrate_step(99), cx.narrate_step(r.steps));
+    // The worked timeline's element 3: after the window end, yet nothing fires.
+    let w = preset("worked-timeline");
+    let wr = run(&w.scenario);
+    assert_eq!(
+        narrate_step(&w.scenario, &wr, 3).headline,
+        "Element 3 (10:01:03, 4) opens the new window [10:01, 10:02); the watermark moves to 10:00:57.999, and that is before the next trigger timer, 10:00:59.999 of [10:00, 10:01), so nothing fires."
+    );
+}
+
+fn all_scenarios() -> Vec<(String, Scenario, ValueFormat)> {
+    let mut out: Vec<(String, Scenario, ValueFormat)> =
+        presets::all().into_iter().map(|p| (p.id.clone(), p.scenario, p.value_format)).collect();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/flink/scenarios")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("scenario file");
+        // A few corpus files test the loader's own rejections; those have nothing to narrate.
+        if let Ok(s) = Scenario::from_json_str(&text) {
+            out.push((f.display().to_string(), s, ValueFormat::Plain));
+        }
+    }
+    out
+}
+
+/// Every kind of trace event gets its own complete sentence, over every preset and every
+/// Flink parity scenario (which between them produce all kinds), and narrating never panics.
+#[test]
+fn every_event_kind_has_a_sentence() {
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut sentences = 0;
+    for (name, s, values) in all_scenarios() {
+        let r = run(&s);
+        let cx = Context::new(&s, &r).with_values(values);
+        for e in &r.trace {
+            let text = cx.narrate(e);
+            check_sentence(&name, e, &text);
+            sentences += 1;
+            let k = kind_name(&e.kind);
+            if !seen.contains(&k) {
+                seen.push(k);
+            }
+        }
+        for p in 0..=r.steps {
+            let n = cx.narrate_step(p);
+            assert!(n.headline.ends_with('.') && n.headline.len() > 10, "{name} @{p}: {}", n.headline);
+            for d in &n.details {
+                assert!(d.ends_with('.'), "{name} @{p}: {d}");
+            }
+        }
+    }
+    seen.sort();
+    assert_eq!(seen.len(), ALL_KINDS, "kinds seen: {seen:?}");
+    assert!(sentences > 3000, "{sentences}");
+}
+
+fn check_sentence(name: &str, e: &TraceEvent, text: &str) {
+    let first = text.chars().next().unwrap_or(' ');
+    assert!(first.is_uppercase() || first == '[', "{name} #{}: {text}", e.seq);
+    assert!(text.ends_with('.'), "{name} #{}: {text}", e.seq);
+    assert!(!text.contains("  ") && !text.contains("{}"), "{name} #{}: {text}", e.seq);
+    if !matches!(e.kind, TraceKind::Error { .. }) {
+        assert!(!text.contains('{'), "{name} #{}: {text}", e.seq);
+    }
+}
+
+/// The whole narration of a preset, as the UI shows it step by step.
+fn narration(id: &str) -> String {
+    let p = preset(id);
+    let r = run(&p.scenario);
+    let cx = Context::new(&p.scenario, &r).with_values(p.value_format);
+    let mut out = String::new();
+    for playhead in 0..=r.steps {
+        let n = cx.narrate_step(playhead);
+        out.push_str(&format!("[{playhead}] {}\n", n.headline));
+        for d in &n.details {
+            out.push_str(&format!("    - {d}\n"));
+        }
+    }
+    out
+}
+
+#[test]
+fn snapshot_lab_6_3() {
+    insta::assert_snapshot!("lab-6-3", narration("lab-6-3"));
+}
+
+#[test]
+fn snapshot_worked_timeline() {
+    insta::assert_snapshot!("worked-timeline", narration("worked-timeline"));
+}
+
+#[test]
+fn snapshot_session_bridge() {
+    insta::assert_snapshot!("session-bridge", narration("session-bridge"));
+}
+
+#[test]
+fn snapshot_count_trigger() {
+    insta::assert_snapshot!("count-trigger", narration("count-trigger"));
+}
+
+#[test]
+fn snapshot_early_firing_duplicates() {
+    insta::assert_snapshot!("early-firing-duplicates", narration("early-firing-duplicates"));
+}
+
+#[test]
+fn snapshot_one_hour_sliding() {
+    insta::assert_snapshot!("one-hour-sliding", narration("one-hour-sliding"));
+}
