@@ -36,10 +36,16 @@ fn kind_name(kind: &TraceKind) -> &'static str {
         TraceKind::Dropped { .. } => "dropped",
         TraceKind::EndOfInput { .. } => "end_of_input",
         TraceKind::Error { .. } => "error",
+        TraceKind::PartitionWatermark { .. } => "partition_watermark",
+        TraceKind::PartitionIdle { .. } => "partition_idle",
+        TraceKind::PartitionActive { .. } => "partition_active",
+        TraceKind::FunctionEmitted { .. } => "function_emitted",
+        TraceKind::StateUpdated { .. } => "state_updated",
+        TraceKind::StateExpired { .. } => "state_expired",
     }
 }
 
-const ALL_KINDS: usize = 19;
+const ALL_KINDS: usize = 25;
 
 /// The example, word for word: Lab 6.2's main firing in dollars.
 #[test]
@@ -98,9 +104,10 @@ fn step_headlines_carry_the_numbers() {
 fn all_scenarios() -> Vec<(String, Scenario, ValueFormat)> {
     let mut out: Vec<(String, Scenario, ValueFormat)> =
         presets::all().into_iter().map(|p| (p.id.clone(), p.scenario, p.value_format)).collect();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/flink/scenarios")
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = ["tests/flink/scenarios", "tests/flink-ext/scenarios"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(root.join(dir)).expect("scenario folder"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();

@@ -22,6 +22,8 @@ use super::trace::{ElemIdx, KeyId, TimeDomain, TimerPurpose, TraceKind};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct OpenRequest {
     started_ts: Millis,
+    /// The RequestStarted element held in state.
+    started_id: i64,
     /// Processing time of the last write (for the TTL).
     written_at: Millis,
 }
@@ -160,7 +162,7 @@ impl ProcessOperator {
             ProcessFunctionSpec::RequestAssembler { timeout, .. } => match event {
                 EventType::Started => {
                     let written_at = self.processing_time;
-                    self.key_state(key).open = Some(OpenRequest { started_ts: e.ts, written_at });
+                    self.key_state(key).open = Some(OpenRequest { started_ts: e.ts, started_id: e.id, written_at });
                     self.rec.push(TraceKind::StateUpdated { key, what: format!("open := started at {}", e.ts) });
                     self.register_timer(key, e.ts.wrapping_add(timeout));
                 }
@@ -264,7 +266,7 @@ impl ProcessOperator {
                         kind: "abandoned",
                         ts: time,
                         watermark: self.watermark,
-                        id: None,
+                        id: Some(open.started_id),
                         errors: None,
                         requests: None,
                         step: self.rec.step,

@@ -137,7 +137,8 @@ impl Source {
                 }
             }
             if next > now {
-                self.next_tick = Some(next);
+                // Re-evaluate from the first tick after `now`: the next item may change things.
+                self.next_tick = Some(grid(now));
                 return None;
             }
         }
@@ -222,11 +223,12 @@ impl Source {
         self.emit(p, wm, at, out);
     }
 
-    /// The bounded input ended: every split finishes with `Long.MAX_VALUE`.
+    /// The bounded input ended: the source task emits `Long.MAX_VALUE` downstream itself (not
+    /// through the partitions' outputs).
     pub fn end_of_input(&mut self, out: &mut Vec<SourceEvent>) {
-        let at = self.now;
-        for p in 0..self.parts.len() {
-            self.emit(p, i64::MAX, at, out);
+        if self.combined < i64::MAX {
+            self.combined = i64::MAX;
+            out.push(SourceEvent::Watermark(i64::MAX));
         }
     }
 
