@@ -29,6 +29,7 @@ fn workload(n: usize, assigner: AssignerSpec) -> Scenario {
                 key: format!("k{}", r % 8),
                 ts: (i as i64) * 100 + ((r >> 8) % 5_000) as i64,
                 value: (r >> 20) as i64 % 100,
+                ..Element::default()
             })
         })
         .collect();

@@ -30,7 +30,9 @@ fn source_lines(run: &Run) -> Vec<Value> {
             TraceKind::PartitionWatermark { partition, watermark } => {
                 Some(json!({"out": "partition_watermark", "partition": partition, "wm": watermark}))
             }
-            TraceKind::PartitionIdle { partition, at } => Some(json!({"out": "idle", "partition": partition, "at": at})),
+            TraceKind::PartitionIdle { partition, at } => {
+                Some(json!({"out": "idle", "partition": partition, "at": at}))
+            }
             TraceKind::PartitionActive { partition, at } => {
                 Some(json!({"out": "active", "partition": partition, "at": at}))
             }

@@ -398,7 +398,14 @@ impl WindowOperator {
     }
 
     /// `registerEventTimeTimer` / `registerProcessingTimeTimer`.
-    fn register_timer_in(&mut self, domain: TimeDomain, key: KeyId, window: Window, time: Millis, purpose: TimerPurpose) {
+    fn register_timer_in(
+        &mut self,
+        domain: TimeDomain,
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        purpose: TimerPurpose,
+    ) {
         let timer = TimerKey { time, key, window };
         match self.timers_of(domain).get_mut(&timer) {
             Some(existing) => {
@@ -724,7 +731,14 @@ impl WindowOperator {
         ids.sort_unstable();
         let n = self.next_firing(key, window);
         let watermark = self.watermark;
-        let kind = if self.domain_now() < window.max_timestamp() {
+        // Early: before the window's end in its time domain. A timer firing counts at its own
+        // time, so the interval timers of a continuous trigger that a watermark jump fires
+        // late are still early firings.
+        let at = match cause {
+            FireCause::Timer { time } | FireCause::ProcessingTimer { time } => time,
+            FireCause::Element { .. } => self.domain_now(),
+        };
+        let kind = if at < window.max_timestamp() {
             FiringKind::Early
         } else {
             let meta = self.key_state(key).live.entry(window).or_default();

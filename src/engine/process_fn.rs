@@ -129,7 +129,12 @@ impl ProcessOperator {
 
     fn emit(&mut self, record: ProcessRecord) {
         let output = self.rec.outputs.len();
-        self.rec.push(TraceKind::FunctionEmitted { key: record.key, output, kind: record.kind.to_string(), ts: record.ts });
+        self.rec.push(TraceKind::FunctionEmitted {
+            key: record.key,
+            output,
+            kind: record.kind.to_string(),
+            ts: record.ts,
+        });
         self.rec.outputs.push(Output::Process(record));
     }
 

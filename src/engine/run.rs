@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 
 use super::operator::{ElementRec, OperatorStats, Recorder, WindowOperator, validate};
-use super::process_fn::ProcessOperator;
-use super::tvf::TvfOperator;
-use super::source::{Source, SourceEvent};
 use super::output::{FlinkError, Output};
+use super::process_fn::ProcessOperator;
 use super::scenario::{InputItem, Scenario};
+use super::source::{Source, SourceEvent};
 use super::time::{LONG_MIN, Millis};
 use super::trace::{ElemIdx, KeyId, TraceEvent, TraceKind};
+use super::tvf::TvfOperator;
 
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
@@ -206,7 +206,8 @@ pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut R
                         result.keys.push(e.key.clone());
                         next_id
                     });
-                    let elem = op.push_element(ElementRec { id: e.id, key, ts: e.ts, value: e.value }, e.event.as_deref());
+                    let elem =
+                        op.push_element(ElementRec { id: e.id, key, ts: e.ts, value: e.value }, e.event.as_deref());
                     result.elements.push(ElementInfo { id: e.id, key, ts: e.ts, value: e.value, step });
                     // `TimestampsAndWatermarksOperator`: the element goes downstream first,
                     // then the generator sees it.

@@ -675,9 +675,10 @@ fn parse_source(watermarks: Option<&Value>, partitions: Option<&Value>) -> Resul
     }
     if let Some(v) = partitions {
         let n = parse_i64(v, "partitions")?;
-        spec.partitions = Some(u32::try_from(n).ok().filter(|n| (1..=limits::MAX_PARTITIONS).contains(n)).ok_or_else(
-            || ScenarioError::new("partitions", format!("must be between 1 and {}, not {n}", limits::MAX_PARTITIONS)),
-        )?);
+        spec.partitions =
+            Some(u32::try_from(n).ok().filter(|n| (1..=limits::MAX_PARTITIONS).contains(n)).ok_or_else(|| {
+                ScenarioError::new("partitions", format!("must be between 1 and {}, not {n}", limits::MAX_PARTITIONS))
+            })?);
     }
     Ok(spec)
 }
@@ -716,7 +717,11 @@ fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
     let obj = as_object(v, path)?;
     let positive = |name: &str| -> Result<Millis> {
         let x = req_i64(obj, name, path)?;
-        if x > 0 { Ok(x) } else { Err(ScenarioError::new(join(path, name), format!("must be greater than 0, not {x}"))) }
+        if x > 0 {
+            Ok(x)
+        } else {
+            Err(ScenarioError::new(join(path, name), format!("must be greater than 0, not {x}")))
+        }
     };
     let spec = match kind_of(obj, path)? {
         "tumble" => TvfSpec::Tumble { size: positive("size")? },

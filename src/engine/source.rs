@@ -16,9 +16,18 @@ use super::time::{LONG_MIN, Millis};
 /// What the source did, for the trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceEvent {
-    PartitionWatermark { partition: u32, watermark: Millis },
-    PartitionIdle { partition: u32, at: Millis },
-    PartitionActive { partition: u32, at: Millis },
+    PartitionWatermark {
+        partition: u32,
+        watermark: Millis,
+    },
+    PartitionIdle {
+        partition: u32,
+        at: Millis,
+    },
+    PartitionActive {
+        partition: u32,
+        at: Millis,
+    },
     /// The combined watermark moved forward: the operator processes it.
     Watermark(Millis),
 }
@@ -89,7 +98,8 @@ impl Source {
         let partitions = scenario.partition_count();
         // `BoundedOutOfOrdernessWatermarks`: start so that the first emit is Long.MIN_VALUE.
         let max_ts = bound.map_or(LONG_MIN, |b| LONG_MIN.wrapping_add(b).wrapping_add(1));
-        let part = Partition { max_ts, watermark: LONG_MIN, idle: false, idle_now: false, timer: IdlenessTimer::default() };
+        let part =
+            Partition { max_ts, watermark: LONG_MIN, idle: false, idle_now: false, timer: IdlenessTimer::default() };
         Source {
             bound,
             periodic: scenario.source.periodic,

@@ -156,18 +156,38 @@ pub enum TraceKind {
         domain: TimeDomain,
     },
     /// A source partition's own watermark moved (scenarios with several partitions).
-    PartitionWatermark { partition: u32, watermark: Millis },
+    PartitionWatermark {
+        partition: u32,
+        watermark: Millis,
+    },
     /// `withIdleness`: the partition had no events for the idleness timeout of processing time
     /// (`at`) and leaves the watermark minimum.
-    PartitionIdle { partition: u32, at: Millis },
+    PartitionIdle {
+        partition: u32,
+        at: Millis,
+    },
     /// An event on an idle partition brings it back into the minimum.
-    PartitionActive { partition: u32, at: Millis },
+    PartitionActive {
+        partition: u32,
+        at: Millis,
+    },
     /// A keyed process function emitted a record (`completed`, `abandoned`, `alert`, `ok`).
-    FunctionEmitted { key: KeyId, output: usize, kind: String, ts: Millis },
+    FunctionEmitted {
+        key: KeyId,
+        output: usize,
+        kind: String,
+        ts: Millis,
+    },
     /// A process function's keyed state was updated (`what` says how, with the numbers).
-    StateUpdated { key: KeyId, what: String },
+    StateUpdated {
+        key: KeyId,
+        what: String,
+    },
     /// A processing-time state TTL expired the key's state before it was read.
-    StateExpired { key: KeyId, at: Millis },
+    StateExpired {
+        key: KeyId,
+        at: Millis,
+    },
     /// The window function ran; `output` indexes [`super::Run::outputs`].
     Fired {
         key: KeyId,

@@ -139,6 +139,27 @@ impl StepView {
     pub fn live_windows(&self) -> impl Iterator<Item = &WindowView> {
         self.windows.iter().filter(|w| w.state.is_live())
     }
+
+    /// Live windows whose end has passed the watermark: only allowed lateness keeps them (and
+    /// their state and cleanup timer) alive. The course: "live windows include those held open
+    /// by allowed lateness".
+    pub fn held_open_by_lateness(&self) -> usize {
+        self.live_windows().filter(|w| w.window != Window::Global && w.window.max_timestamp() <= self.watermark).count()
+    }
+
+    /// Live windows per key, in key order.
+    pub fn live_windows_per_key(&self) -> BTreeMap<KeyId, usize> {
+        let mut per_key = BTreeMap::new();
+        for w in self.live_windows() {
+            *per_key.entry(w.key).or_insert(0) += 1;
+        }
+        per_key
+    }
+
+    /// Pending (registered, neither fired nor deleted) timers.
+    pub fn pending_timers(&self) -> impl Iterator<Item = &TimerView> {
+        self.timers.iter().filter(|t| t.status == TimerStatus::Registered)
+    }
 }
 
 /// Folds the trace of `run` up to (excluding) input step `step`.
@@ -387,9 +408,14 @@ mod tests {
         assert_eq!(v3.windows[0].state, WindowState::LateFired);
         assert_eq!(v3.elements[1], Some(ElementOutcome::InLateFiring));
         assert_eq!(v3.windows[0].last_result, Some((2, 2)));
+        // Fired but alive until cleanup: held open by the allowed lateness.
+        assert_eq!(v3.held_open_by_lateness(), 1);
+        assert_eq!(v3.pending_timers().count(), 1);
+        assert_eq!(v3.live_windows_per_key().get(&0), Some(&1));
         let v4 = at_step(&r, 4);
         assert_eq!(v4.windows[0].state, WindowState::CleanedUp);
         assert!(v4.timers.iter().all(|t| t.status != TimerStatus::Registered));
+        assert_eq!(v4.held_open_by_lateness(), 0);
         let v5 = at_step(&r, 5);
         assert_eq!(v5.elements[2], Some(ElementOutcome::SideOutput));
         assert_eq!(v5.outputs, 3);

@@ -83,7 +83,11 @@ pub fn course_live_windows_per_key(scenario: &Scenario) -> Option<u64> {
         // Processing-time windows have no allowed lateness: size / slide windows per key.
         AssignerSpec::TumblingProcessing { size, .. } => return Some(1).filter(|_| size > 0),
         AssignerSpec::SlidingProcessing { size, slide, .. } => {
-            return u64::try_from(size).ok().zip(u64::try_from(slide).ok()).filter(|(_, s)| *s > 0).map(|(a, b)| a.div_ceil(b));
+            return u64::try_from(size)
+                .ok()
+                .zip(u64::try_from(slide).ok())
+                .filter(|(_, s)| *s > 0)
+                .map(|(a, b)| a.div_ceil(b));
         }
         AssignerSpec::Global | AssignerSpec::GlobalEos => return Some(1),
         AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => return None,

@@ -180,11 +180,9 @@ impl<'a> Context<'a> {
             AssignerSpec::TumblingProcessing { size, .. } => {
                 format!("TumblingProcessingTimeWindows.of({})", format::duration(*size))
             }
-            AssignerSpec::SlidingProcessing { size, slide, .. } => format!(
-                "SlidingProcessingTimeWindows.of({}, {})",
-                format::duration(*size),
-                format::duration(*slide)
-            ),
+            AssignerSpec::SlidingProcessing { size, slide, .. } => {
+                format!("SlidingProcessingTimeWindows.of({}, {})", format::duration(*size), format::duration(*slide))
+            }
         }
     }
 

@@ -243,11 +243,9 @@ impl Context<'_> {
             TraceKind::PartitionActive { partition, at } => format!(
                 "Partition {partition} emits again at processing time {at} ms, so it is active and rejoins the watermark minimum (which never goes back)."
             ),
-            TraceKind::FunctionEmitted { key, kind, ts, .. } => format!(
-                "The process function emits a {kind} record for {} at {}.",
-                self.key_name(*key),
-                time(*ts)
-            ),
+            TraceKind::FunctionEmitted { key, kind, ts, .. } => {
+                format!("The process function emits a {kind} record for {} at {}.", self.key_name(*key), time(*ts))
+            }
             TraceKind::StateUpdated { key, what } => format!("Keyed state of {}: {what}.", self.key_name(*key)),
             TraceKind::StateExpired { key, at } => format!(
                 "The state of {} has outlived its processing-time TTL (now {at} ms), so it reads as empty: the entry is gone before the event-time timer could use it.",
