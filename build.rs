@@ -1,9 +1,15 @@
-//! Generates one parity test per scenario file in `tests/flink/scenarios/` (see
-//! `tests/flink_parity.rs`), so a new scenario is a new test without copy-pasting.
+//! Generates one parity test per scenario file in `tests/flink/scenarios/` and
+//! `tests/flink-ext/scenarios/` (see `tests/flink_parity.rs`, `tests/flink_ext_parity.rs`), so a
+//! new scenario is a new test without copy-pasting.
 use std::fmt::Write;
 
 fn main() {
-    let dir = std::path::Path::new("tests/flink/scenarios");
+    generate("tests/flink/scenarios", "flink_parity_tests.rs");
+    generate("tests/flink-ext/scenarios", "flink_ext_parity_tests.rs");
+}
+
+fn generate(dir: &str, out_file: &str) {
+    let dir = std::path::Path::new(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
@@ -20,7 +26,7 @@ fn main() {
         let _ = writeln!(code, "#[test]\nfn {ident}() {{ check_scenario(\"{name}\"); }}");
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()));
-    if let Err(e) = std::fs::write(out.join("flink_parity_tests.rs"), code) {
+    if let Err(e) = std::fs::write(out.join(out_file), code) {
         println!("cargo:warning=cannot write the generated parity tests: {e}");
     }
 }

@@ -24,10 +24,13 @@
 
 pub mod operator;
 pub mod output;
+pub mod process_fn;
 pub mod run;
 pub mod scenario;
+pub mod source;
 pub mod time;
 pub mod trace;
+pub mod tvf;
 pub mod view;
 
 pub use operator::{OperatorStats, TriggerResult, WindowOperator};

@@ -9,7 +9,7 @@ use super::output::{Firing, FlinkError, Output};
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
 use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
-use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
+use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 
 /// The trigger after resolving the assigner's default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub enum TriggerKind {
     Count(i64),
     /// `ContinuousEventTimeTrigger.of(interval)`.
     ContinuousEventTime(Millis),
+    /// `ProcessingTimeTrigger`: the default of processing-time assigners.
+    ProcessingTime,
 }
 
 /// `TriggerResult`: CONTINUE, FIRE, PURGE or FIRE_AND_PURGE.
@@ -73,6 +75,16 @@ pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
         AssignerSpec::Sliding { size, slide, .. } if size / slide > 10_000_000 => {
             return Err(illegal_argument("SlidingEventTimeWindows parameters must satisfy size / slide <= 10000000"));
         }
+        AssignerSpec::TumblingProcessing { size, offset } if offset.unsigned_abs() >= size.max(0) as u64 => {
+            return Err(illegal_argument("TumblingProcessingTimeWindows parameters must satisfy abs(offset) < size"));
+        }
+        AssignerSpec::SlidingProcessing { size, slide, offset }
+            if offset.unsigned_abs() >= slide.max(0) as u64 || size <= 0 =>
+        {
+            return Err(illegal_argument(
+                "SlidingProcessingTimeWindows parameters must satisfy abs(offset) < slide and size > 0",
+            ));
+        }
         // `EventTimeSessionWindows` constructor.
         AssignerSpec::Session { gap } if gap <= 0 => {
             return Err(illegal_argument("EventTimeSessionWindows parameters must satisfy 0 < size"));
@@ -83,6 +95,9 @@ pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
         BaseTrigger::Default => match s.assigner {
             AssignerSpec::Global => TriggerKind::Never,
             AssignerSpec::GlobalEos => TriggerKind::EndOfStream,
+            AssignerSpec::TumblingProcessing { .. } | AssignerSpec::SlidingProcessing { .. } => {
+                TriggerKind::ProcessingTime
+            }
             _ => TriggerKind::EventTime,
         },
         BaseTrigger::EventTime => TriggerKind::EventTime,
@@ -192,6 +207,9 @@ pub struct WindowOperator {
     watermark: Millis,
     keys: Vec<KeyState>,
     timers: BTreeMap<TimerKey, TimerPurpose>,
+    /// Processing-time timers, fired by [`WindowOperator::advance_processing_time`].
+    processing_timers: BTreeMap<TimerKey, TimerPurpose>,
+    processing_time: Millis,
     elements: Vec<ElementRec>,
     /// Whether an element was ever handed to the window function.
     emitted: Vec<bool>,
@@ -211,6 +229,8 @@ impl WindowOperator {
             watermark: LONG_MIN,
             keys: Vec::new(),
             timers: BTreeMap::new(),
+            processing_timers: BTreeMap::new(),
+            processing_time: 0,
             elements: Vec::new(),
             emitted: Vec::new(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
@@ -239,22 +259,44 @@ impl WindowOperator {
         self.cfg.assigner.is_merging()
     }
 
+    /// The current processing time (the arrival clock).
+    pub fn current_processing_time(&self) -> Millis {
+        self.processing_time
+    }
+
+    fn is_event_time(&self) -> bool {
+        self.cfg.assigner.is_event_time()
+    }
+
+    fn domain(&self) -> TimeDomain {
+        if self.is_event_time() { TimeDomain::EventTime } else { TimeDomain::ProcessingTime }
+    }
+
+    /// The current time of the assigner's domain: the watermark, or the processing time.
+    fn domain_now(&self) -> Millis {
+        if self.is_event_time() { self.watermark } else { self.processing_time }
+    }
+
     /// `WindowOperator.cleanupTime`: `max_timestamp + allowed_lateness`, saturating at
-    /// `Long.MAX_VALUE` when the addition overflows (then the window is never cleaned).
+    /// `Long.MAX_VALUE` when the addition overflows (then the window is never cleaned). For
+    /// processing-time windows it is `max_timestamp`: lateness does not apply.
     pub fn cleanup_time(&self, window: &Window) -> Millis {
         let max_ts = window.max_timestamp();
+        if !self.is_event_time() {
+            return max_ts;
+        }
         let cleanup = max_ts.wrapping_add(self.cfg.allowed_lateness);
         if cleanup >= max_ts { cleanup } else { LONG_MAX }
     }
 
     /// `isWindowLate`: the window's cleanup time is not after the watermark.
     pub fn is_window_late(&self, window: &Window) -> bool {
-        self.cleanup_time(window) <= self.watermark
+        self.is_event_time() && self.cleanup_time(window) <= self.watermark
     }
 
     /// `isElementLate`: `ts + allowed_lateness <= watermark` (Java arithmetic: it wraps).
     pub fn is_element_late(&self, ts: Millis) -> bool {
-        ts.wrapping_add(self.cfg.allowed_lateness) <= self.watermark
+        self.is_event_time() && ts.wrapping_add(self.cfg.allowed_lateness) <= self.watermark
     }
 
     fn key_state(&mut self, key: KeyId) -> &mut KeyState {
@@ -316,6 +358,28 @@ impl WindowOperator {
                 vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(gap)))]
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => vec![Window::Global],
+            // Processing-time assigners use `context.getCurrentProcessingTime()`, not the
+            // element's timestamp.
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                let now = self.processing_time;
+                let start = window_start_with_offset(now, offset % size, *size);
+                vec![Window::Time(TimeWindow::new(start, start.wrapping_add(*size)))]
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                let now = self.processing_time;
+                let last_start = window_start_with_offset(now, *offset, *slide);
+                let mut windows = Vec::new();
+                let mut start = last_start;
+                while start > now.wrapping_sub(*size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
+                    windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))));
+                    let next = start.wrapping_sub(*slide);
+                    if next > start {
+                        break;
+                    }
+                    start = next;
+                }
+                windows
+            }
         })
     }
 
@@ -323,23 +387,46 @@ impl WindowOperator {
 
     /// `TimerService.registerEventTimeTimer`: at most one timer per (key, window, timestamp).
     fn register_timer(&mut self, key: KeyId, window: Window, time: Millis, purpose: TimerPurpose) {
+        self.register_timer_in(TimeDomain::EventTime, key, window, time, purpose);
+    }
+
+    fn timers_of(&mut self, domain: TimeDomain) -> &mut BTreeMap<TimerKey, TimerPurpose> {
+        match domain {
+            TimeDomain::EventTime => &mut self.timers,
+            TimeDomain::ProcessingTime => &mut self.processing_timers,
+        }
+    }
+
+    /// `registerEventTimeTimer` / `registerProcessingTimeTimer`.
+    fn register_timer_in(
+        &mut self,
+        domain: TimeDomain,
+        key: KeyId,
+        window: Window,
+        time: Millis,
+        purpose: TimerPurpose,
+    ) {
         let timer = TimerKey { time, key, window };
-        match self.timers.get_mut(&timer) {
+        match self.timers_of(domain).get_mut(&timer) {
             Some(existing) => {
                 existing.trigger |= purpose.trigger;
                 existing.cleanup |= purpose.cleanup;
             }
             None => {
-                self.timers.insert(timer, purpose);
-                self.rec.push(TraceKind::TimerRegistered { key, window, time, purpose });
+                self.timers_of(domain).insert(timer, purpose);
+                self.rec.push(TraceKind::TimerRegistered { key, window, time, purpose, domain });
             }
         }
     }
 
     /// `TimerService.deleteEventTimeTimer`: needs the exact timestamp; no timer, no effect.
     fn delete_timer(&mut self, key: KeyId, window: Window, time: Millis) {
-        if let Some(purpose) = self.timers.remove(&TimerKey { time, key, window }) {
-            self.rec.push(TraceKind::TimerDeleted { key, window, time, purpose });
+        self.delete_timer_in(TimeDomain::EventTime, key, window, time);
+    }
+
+    fn delete_timer_in(&mut self, domain: TimeDomain, key: KeyId, window: Window, time: Millis) {
+        if let Some(purpose) = self.timers_of(domain).remove(&TimerKey { time, key, window }) {
+            self.rec.push(TraceKind::TimerDeleted { key, window, time, purpose, domain });
         }
     }
 
@@ -347,14 +434,14 @@ impl WindowOperator {
     fn register_cleanup_timer(&mut self, key: KeyId, window: Window) {
         let cleanup = self.cleanup_time(&window);
         if cleanup != LONG_MAX {
-            self.register_timer(key, window, cleanup, TimerPurpose::CLEANUP);
+            self.register_timer_in(self.domain(), key, window, cleanup, TimerPurpose::CLEANUP);
         }
     }
 
     fn delete_cleanup_timer(&mut self, key: KeyId, window: Window) {
         let cleanup = self.cleanup_time(&window);
         if cleanup != LONG_MAX {
-            self.delete_timer(key, window, cleanup);
+            self.delete_timer_in(self.domain(), key, window, cleanup);
         }
     }
 
@@ -421,6 +508,16 @@ impl WindowOperator {
                 }
                 TriggerResult::CONTINUE
             }
+            TriggerKind::ProcessingTime => {
+                self.register_timer_in(
+                    TimeDomain::ProcessingTime,
+                    key,
+                    window,
+                    window.max_timestamp(),
+                    TimerPurpose::TRIGGER,
+                );
+                TriggerResult::CONTINUE
+            }
         };
         Ok(self.purging(r))
     }
@@ -435,7 +532,7 @@ impl WindowOperator {
                     TriggerResult::CONTINUE
                 }
             }
-            TriggerKind::Never | TriggerKind::Count(_) => TriggerResult::CONTINUE,
+            TriggerKind::Never | TriggerKind::Count(_) | TriggerKind::ProcessingTime => TriggerResult::CONTINUE,
             TriggerKind::ContinuousEventTime(interval) => {
                 if time == window.max_timestamp() {
                     TriggerResult::FIRE
@@ -451,6 +548,15 @@ impl WindowOperator {
         self.purging(r)
     }
 
+    /// `Trigger.onProcessingTime`.
+    fn trigger_on_processing_time(&mut self, _key: KeyId, _window: Window) -> TriggerResult {
+        let r = match self.cfg.trigger {
+            TriggerKind::ProcessingTime => TriggerResult::FIRE,
+            _ => TriggerResult::CONTINUE,
+        };
+        self.purging(r)
+    }
+
     /// `Trigger.onMerge`: merge the trigger state of `merged` into `window`, re-register timers.
     fn trigger_on_merge(&mut self, key: KeyId, window: Window, merged: &[TimeWindow]) {
         match self.cfg.trigger {
@@ -460,6 +566,17 @@ impl WindowOperator {
                 // EventTimeTrigger registers the timer only if `max_timestamp > watermark`.
                 if window.max_timestamp() > self.watermark {
                     self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
+                }
+            }
+            TriggerKind::ProcessingTime => {
+                if window.max_timestamp() > self.processing_time {
+                    self.register_timer_in(
+                        TimeDomain::ProcessingTime,
+                        key,
+                        window,
+                        window.max_timestamp(),
+                        TimerPurpose::TRIGGER,
+                    );
                 }
             }
             TriggerKind::Never | TriggerKind::EndOfStream => {}
@@ -496,6 +613,9 @@ impl WindowOperator {
         match self.cfg.trigger {
             TriggerKind::EventTime | TriggerKind::EndOfStream => {
                 self.delete_timer(key, window, window.max_timestamp());
+            }
+            TriggerKind::ProcessingTime => {
+                self.delete_timer_in(TimeDomain::ProcessingTime, key, window, window.max_timestamp());
             }
             TriggerKind::Never => {}
             TriggerKind::Count(_) => {
@@ -611,7 +731,14 @@ impl WindowOperator {
         ids.sort_unstable();
         let n = self.next_firing(key, window);
         let watermark = self.watermark;
-        let kind = if watermark < window.max_timestamp() {
+        // Early: before the window's end in its time domain. A timer firing counts at its own
+        // time, so the interval timers of a continuous trigger that a watermark jump fires
+        // late are still early firings.
+        let at = match cause {
+            FireCause::Timer { time } | FireCause::ProcessingTimer { time } => time,
+            FireCause::Element { .. } => self.domain_now(),
+        };
+        let kind = if at < window.max_timestamp() {
             FiringKind::Early
         } else {
             let meta = self.key_state(key).live.entry(window).or_default();
@@ -952,8 +1079,44 @@ impl WindowOperator {
         Ok(())
     }
 
+    /// Processing time moves to `now` (never back): every processing-time timer with
+    /// `time <= now` fires, in time order (`InternalTimerServiceImpl.onProcessingTime`).
+    pub fn advance_processing_time(&mut self, now: Millis) -> Flink<()> {
+        if now <= self.processing_time {
+            return Ok(());
+        }
+        self.processing_time = now;
+        let mut fired: u64 = 0;
+        while let Some(entry) = self.processing_timers.first_entry() {
+            if entry.key().time > now {
+                break;
+            }
+            fired += 1;
+            if fired > MAX_TIMERS_PER_ADVANCE {
+                return Err(FlinkError::limit(&format!(
+                    "more than {MAX_TIMERS_PER_ADVANCE} processing-time timers fired at once (to {now})"
+                )));
+            }
+            let (timer, purpose) = entry.remove_entry();
+            self.stats.timers_fired += 1;
+            self.on_timer(timer, purpose, TimeDomain::ProcessingTime);
+        }
+        Ok(())
+    }
+
+    /// Processing-time timers still pending: a bounded job ends without firing them.
+    pub fn pending_processing_timers(&self) -> usize {
+        self.processing_timers.len()
+    }
+
     /// `WindowOperator.onEventTime`.
     fn on_event_time(&mut self, timer: TimerKey, purpose: TimerPurpose) {
+        self.on_timer(timer, purpose, TimeDomain::EventTime);
+    }
+
+    /// `WindowOperator.onEventTime` / `onProcessingTime`: the two differ only in the trigger
+    /// callback and in which assigners clean up on them.
+    fn on_timer(&mut self, timer: TimerKey, purpose: TimerPurpose, domain: TimeDomain) {
         let TimerKey { time, key, window } = timer;
         let state_window = if self.is_merging() {
             let Window::Time(tw) = window else { return };
@@ -962,7 +1125,7 @@ impl WindowOperator {
                 None => {
                     // "Timer firing for non-existent window, this can only happen if a trigger
                     // did not clean up timers." Nothing to do.
-                    self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale: true });
+                    self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale: true, domain });
                     return;
                 }
             }
@@ -970,15 +1133,22 @@ impl WindowOperator {
             window
         };
         let stale = !self.key_state(key).live.contains_key(&window);
-        self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale });
-        let r = self.trigger_on_event_time(key, window, time);
+        self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale, domain });
+        let (r, cause) = match domain {
+            TimeDomain::EventTime => (self.trigger_on_event_time(key, window, time), FireCause::Timer { time }),
+            TimeDomain::ProcessingTime => {
+                (self.trigger_on_processing_time(key, window), FireCause::ProcessingTimer { time })
+            }
+        };
         if r.fire && self.has_contents(key, state_window) {
-            self.emit_window_contents(key, window, state_window, FireCause::Timer { time }, r.purge);
+            self.emit_window_contents(key, window, state_window, cause, r.purge);
         }
         if r.purge {
             self.purge(key, window, state_window);
         }
-        if time == self.cleanup_time(&window) {
+        // Event-time windows clean up on event-time timers, processing-time ones on
+        // processing-time timers (`windowAssigner.isEventTime() && isCleanupTime(..)`).
+        if (domain == self.domain()) && time == self.cleanup_time(&window) {
             self.clear_all_state(key, window, state_window, time);
         }
     }

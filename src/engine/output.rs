@@ -85,6 +85,43 @@ pub enum Output {
         step: usize,
     },
     Error(FlinkError),
+    /// A record emitted by a keyed process function.
+    Process(ProcessRecord),
+    /// A row of a window TVF aggregation.
+    Tvf(TvfRow),
+}
+
+/// What a keyed process function emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessRecord {
+    pub key: KeyId,
+    /// `completed`, `abandoned`, `alert` or `ok`.
+    pub kind: &'static str,
+    /// The record's timestamp (the completion, the timer, the minute end).
+    pub ts: Millis,
+    pub watermark: Millis,
+    /// The element that caused it (completion), if any.
+    pub id: Option<i64>,
+    /// Error-rate alert: errors and requests in the minute.
+    pub errors: Option<i64>,
+    pub requests: Option<i64>,
+    pub step: usize,
+}
+
+/// One final result of a window TVF aggregation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TvfRow {
+    pub key: KeyId,
+    pub window_start: Millis,
+    pub window_end: Millis,
+    /// `window_end - 1`, the rowtime of the result.
+    pub window_time: Millis,
+    pub ids: Vec<i64>,
+    pub elems: Vec<ElemIdx>,
+    pub sum: i64,
+    pub count: u64,
+    pub watermark: Millis,
+    pub step: usize,
 }
 
 impl Output {
@@ -97,6 +134,7 @@ impl Output {
                 let cause = match f.cause {
                     FireCause::Element { id } => json!({"kind": "element", "id": id}),
                     FireCause::Timer { time } => json!({"kind": "timer", "time": time}),
+                    FireCause::ProcessingTimer { time } => json!({"kind": "ptimer", "time": time}),
                 };
                 let mut o = Map::new();
                 o.insert("out".into(), json!("fire"));
@@ -117,6 +155,27 @@ impl Output {
                 "cause": {"kind": "element", "id": id},
             }),
             Output::Error(e) => json!({"out": "error", "phase": e.phase, "class": e.class, "message": e.message}),
+            Output::Process(p) => {
+                let mut o = Map::new();
+                o.insert("out".into(), json!("process"));
+                o.insert("key".into(), json!(key_name(&p.key)));
+                o.insert("kind".into(), json!(p.kind));
+                o.insert("ts".into(), json!(p.ts));
+                o.insert("wm".into(), json!(p.watermark));
+                if let Some(id) = p.id {
+                    o.insert("id".into(), json!(id));
+                }
+                if let (Some(e), Some(r)) = (p.errors, p.requests) {
+                    o.insert("errors".into(), json!(e));
+                    o.insert("requests".into(), json!(r));
+                }
+                Value::Object(o)
+            }
+            Output::Tvf(r) => json!({
+                "out": "tvf", "key": key_name(&r.key), "window_start": r.window_start,
+                "window_end": r.window_end, "window_time": r.window_time, "sum": r.sum,
+                "count": r.count, "wm": r.watermark,
+            }),
         }
     }
 }

@@ -4,11 +4,14 @@
 
 use std::collections::HashMap;
 
-use super::operator::{ElementRec, OperatorStats, WindowOperator, validate};
+use super::operator::{ElementRec, OperatorStats, Recorder, WindowOperator, validate};
 use super::output::{FlinkError, Output};
-use super::scenario::{InputItem, Scenario, WatermarkSpec};
-use super::time::{LONG_MAX, LONG_MIN, Millis};
-use super::trace::{KeyId, TraceEvent, TraceKind};
+use super::process_fn::ProcessOperator;
+use super::scenario::{InputItem, Scenario};
+use super::source::{Source, SourceEvent};
+use super::time::{LONG_MIN, Millis};
+use super::trace::{ElemIdx, KeyId, TraceEvent, TraceKind};
+use super::tvf::TvfOperator;
 
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
@@ -60,33 +63,6 @@ impl Run {
     }
 }
 
-/// The watermark generator of the source (`WatermarkStrategy`), per-event emission as the
-/// oracle does it: bounded out-of-orderness emits `max_ts - bound - 1` after every element.
-struct WatermarkGenerator {
-    bound: Option<Millis>,
-    max_ts: Millis,
-}
-
-impl WatermarkGenerator {
-    fn new(spec: WatermarkSpec) -> Self {
-        let bound = match spec {
-            WatermarkSpec::Explicit => None,
-            WatermarkSpec::BoundedOutOfOrderness { bound } => Some(bound),
-            WatermarkSpec::Monotonous => Some(0),
-        };
-        // `BoundedOutOfOrdernessWatermarks`: start so that the first emit is Long.MIN_VALUE.
-        let max_ts = bound.map_or(LONG_MIN, |b| LONG_MIN.wrapping_add(b).wrapping_add(1));
-        WatermarkGenerator { bound, max_ts }
-    }
-
-    /// `onEvent` + `onPeriodicEmit`: the watermark proposed after this element, if any.
-    fn on_element(&mut self, ts: Millis) -> Option<Millis> {
-        let bound = self.bound?;
-        self.max_ts = self.max_ts.max(ts);
-        Some(self.max_ts.wrapping_sub(bound).wrapping_sub(1))
-    }
-}
-
 pub fn run(scenario: &Scenario) -> Run {
     run_with(scenario, RunOptions::default())
 }
@@ -103,6 +79,18 @@ pub fn run_with(scenario: &Scenario, options: RunOptions) -> Run {
         stats: OperatorStats::default(),
         error: None,
     };
+    if let Some(spec) = scenario.process_function {
+        let mut op = ProcessOperator::new(spec, options.trace);
+        let failure = drive(scenario, &mut op, &mut result);
+        let wm = op.current_watermark();
+        return finish(result, &mut op.rec, op.stats, wm, failure);
+    }
+    if let Some(spec) = scenario.tvf {
+        let mut op = TvfOperator::new(spec, options.trace);
+        let failure = drive(scenario, &mut op, &mut result);
+        let wm = op.current_watermark();
+        return finish(result, &mut op.rec, op.stats, wm, failure);
+    }
     let config = match validate(scenario) {
         Ok(c) => c,
         Err(e) => {
@@ -120,67 +108,184 @@ pub fn run_with(scenario: &Scenario, options: RunOptions) -> Run {
         }
     };
     let mut op = WindowOperator::new(config, options.trace);
-    let mut generator = WatermarkGenerator::new(scenario.watermarks);
-    // The watermark emitter's `maxWatermarkSoFar`: only larger watermarks are forwarded.
-    let mut emitted = LONG_MIN;
-    let mut key_ids: HashMap<&str, KeyId> = HashMap::new();
+    let failure = drive(scenario, &mut op, &mut result);
+    let wm = op.current_watermark();
+    finish(result, &mut op.rec, op.stats, wm, failure)
+}
 
-    let mut failure: Option<FlinkError> = None;
-    for (step, item) in scenario.input.iter().enumerate() {
-        op.rec.step = step;
-        let outcome = match item {
-            InputItem::Element(e) => {
-                let next_id = result.keys.len() as KeyId;
-                let key = *key_ids.entry(e.key.as_str()).or_insert_with(|| {
-                    result.keys.push(e.key.clone());
-                    next_id
-                });
-                let elem = op.push_element(ElementRec { id: e.id, key, ts: e.ts, value: e.value });
-                result.elements.push(ElementInfo { id: e.id, key, ts: e.ts, value: e.value, step });
-                // The element goes downstream first, then the generator sees it.
-                op.process_element(elem, &e.key).and_then(|()| match generator.on_element(e.ts) {
-                    Some(wm) if wm > emitted => {
-                        emitted = wm;
-                        op.process_watermark(wm)
-                    }
-                    _ => Ok(()),
-                })
+fn finish(
+    mut result: Run,
+    rec: &mut Recorder,
+    stats: OperatorStats,
+    last_watermark: Millis,
+    failure: Option<FlinkError>,
+) -> Run {
+    if let Some(e) = failure {
+        rec.push(TraceKind::Error { phase: e.phase.into(), class: e.class.into(), message: e.message.clone() });
+        rec.outputs.push(Output::Error(e.clone()));
+        result.error = Some(e);
+    }
+    result.watermark_after_step.resize(result.steps, last_watermark);
+    result.stats = stats;
+    result.outputs = std::mem::take(&mut rec.outputs);
+    result.trace = std::mem::take(&mut rec.events);
+    result
+}
+
+/// What the source feeds: the window operator, a keyed process function or a TVF aggregation.
+pub(crate) trait Downstream {
+    fn rec(&mut self) -> &mut Recorder;
+    fn push_element(&mut self, rec: ElementRec, event: Option<&str>) -> ElemIdx;
+    fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Result<(), FlinkError>;
+    fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError>;
+    fn advance_processing_time(&mut self, now: Millis) -> Result<(), FlinkError>;
+    fn current_watermark(&self) -> Millis;
+}
+
+impl Downstream for WindowOperator {
+    fn rec(&mut self) -> &mut Recorder {
+        &mut self.rec
+    }
+    fn push_element(&mut self, rec: ElementRec, _event: Option<&str>) -> ElemIdx {
+        WindowOperator::push_element(self, rec)
+    }
+    fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Result<(), FlinkError> {
+        WindowOperator::process_element(self, elem, key_name)
+    }
+    fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError> {
+        WindowOperator::process_watermark(self, watermark)
+    }
+    fn advance_processing_time(&mut self, now: Millis) -> Result<(), FlinkError> {
+        WindowOperator::advance_processing_time(self, now)
+    }
+    fn current_watermark(&self) -> Millis {
+        WindowOperator::current_watermark(self)
+    }
+}
+
+/// Pushes the source's events into the trace and the combined watermark into the operator.
+fn apply(op: &mut dyn Downstream, events: &mut Vec<SourceEvent>) -> Result<(), FlinkError> {
+    for ev in events.drain(..) {
+        match ev {
+            SourceEvent::PartitionWatermark { partition, watermark } => {
+                op.rec().push(TraceKind::PartitionWatermark { partition, watermark })
             }
-            InputItem::Watermark(wm) => {
-                if *wm > emitted {
-                    emitted = *wm;
-                    op.process_watermark(*wm)
-                } else {
-                    op.rec.push(TraceKind::WatermarkIgnored { proposed: *wm, current: emitted });
-                    Ok(())
+            SourceEvent::PartitionIdle { partition, at } => op.rec().push(TraceKind::PartitionIdle { partition, at }),
+            SourceEvent::PartitionActive { partition, at } => {
+                op.rec().push(TraceKind::PartitionActive { partition, at })
+            }
+            SourceEvent::Watermark(wm) => op.process_watermark(wm)?,
+        }
+    }
+    Ok(())
+}
+
+/// Feeds the scenario's input through the source into `op`, item by item, then the end of
+/// input. Returns the failure that stopped the job, if any.
+pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut Run) -> Option<FlinkError> {
+    let mut source = Source::new(scenario);
+    let arrivals = scenario.arrivals();
+    let mut key_ids: HashMap<&str, KeyId> = HashMap::new();
+    let mut events = Vec::new();
+    for (step, item) in scenario.input.iter().enumerate() {
+        op.rec().step = step;
+        let at = arrivals.get(step).copied().unwrap_or(0);
+        let outcome = (|| {
+            // Processing time moves to the arrival: periodic ticks and processing-time timers
+            // due before it run first, in time order.
+            while let Some(tick) = source.next_tick_until(at) {
+                op.advance_processing_time(tick)?;
+                source.tick(tick, &mut events);
+                apply(op, &mut events)?;
+            }
+            op.advance_processing_time(at)?;
+            match item {
+                InputItem::Element(e) => {
+                    let next_id = result.keys.len() as KeyId;
+                    let key = *key_ids.entry(e.key.as_str()).or_insert_with(|| {
+                        result.keys.push(e.key.clone());
+                        next_id
+                    });
+                    let elem =
+                        op.push_element(ElementRec { id: e.id, key, ts: e.ts, value: e.value }, e.event.as_deref());
+                    result.elements.push(ElementInfo { id: e.id, key, ts: e.ts, value: e.value, step });
+                    // `TimestampsAndWatermarksOperator`: the element goes downstream first,
+                    // then the generator sees it.
+                    op.process_element(elem, &e.key)?;
+                    source.on_element(e.partition, e.ts, at, &mut events);
+                    apply(op, &mut events)
+                }
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
+                    let (wm, partition) = match item {
+                        InputItem::SourceWatermark(m) => (m.wm, m.partition),
+                        _ => (item.watermark().unwrap_or(LONG_MIN), 0),
+                    };
+                    let wm = &wm;
+                    let before = source.combined();
+                    source.on_marker(partition, *wm, at, &mut events);
+                    if source.combined() == before && *wm <= before {
+                        op.rec().push(TraceKind::WatermarkIgnored { proposed: *wm, current: before });
+                    }
+                    apply(op, &mut events)
                 }
             }
-        };
+        })();
         if let Err(e) = outcome {
-            failure = Some(e);
-            break;
+            return Some(e);
         }
         result.watermark_after_step.push(op.current_watermark());
     }
-    if failure.is_none() {
-        op.rec.step = scenario.input.len();
-        // A bounded source ends with `Watermark(Long.MAX_VALUE)`, unless the scenario models a
-        // paused input (`end_of_input: false`).
-        let max_watermark = scenario.end_of_input && emitted < LONG_MAX;
-        op.rec.push(TraceKind::EndOfInput { max_watermark: scenario.end_of_input });
-        if max_watermark && let Err(e) = op.process_watermark(LONG_MAX) {
-            failure = Some(e);
+    op.rec().step = scenario.input.len();
+    op.rec().push(TraceKind::EndOfInput { max_watermark: scenario.end_of_input });
+    // A bounded source ends with `Watermark(Long.MAX_VALUE)`, unless the scenario models a
+    // paused input (`end_of_input: false`). Pending processing-time timers are not fired.
+    if scenario.end_of_input {
+        source.end_of_input(&mut events);
+        if let Err(e) = apply(op, &mut events) {
+            return Some(e);
         }
     }
-    if let Some(e) = failure {
-        op.rec.push(TraceKind::Error { phase: e.phase.into(), class: e.class.into(), message: e.message.clone() });
-        op.rec.outputs.push(Output::Error(e.clone()));
-        result.error = Some(e);
+    None
+}
+
+impl Downstream for ProcessOperator {
+    fn rec(&mut self) -> &mut Recorder {
+        &mut self.rec
     }
-    let last = op.current_watermark();
-    result.watermark_after_step.resize(steps, last);
-    result.stats = op.stats;
-    result.outputs = std::mem::take(&mut op.rec.outputs);
-    result.trace = std::mem::take(&mut op.rec.events);
-    result
+    fn push_element(&mut self, rec: ElementRec, event: Option<&str>) -> ElemIdx {
+        ProcessOperator::push_element(self, rec, event.map(str::to_string))
+    }
+    fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Result<(), FlinkError> {
+        ProcessOperator::process_element(self, elem, key_name)
+    }
+    fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError> {
+        ProcessOperator::process_watermark(self, watermark)
+    }
+    fn advance_processing_time(&mut self, now: Millis) -> Result<(), FlinkError> {
+        ProcessOperator::advance_processing_time(self, now)
+    }
+    fn current_watermark(&self) -> Millis {
+        ProcessOperator::current_watermark(self)
+    }
+}
+
+impl Downstream for TvfOperator {
+    fn rec(&mut self) -> &mut Recorder {
+        &mut self.rec
+    }
+    fn push_element(&mut self, rec: ElementRec, _event: Option<&str>) -> ElemIdx {
+        TvfOperator::push_element(self, rec)
+    }
+    fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Result<(), FlinkError> {
+        TvfOperator::process_element(self, elem, key_name)
+    }
+    fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError> {
+        TvfOperator::process_watermark(self, watermark)
+    }
+    fn advance_processing_time(&mut self, _now: Millis) -> Result<(), FlinkError> {
+        Ok(())
+    }
+    fn current_watermark(&self) -> Millis {
+        TvfOperator::current_watermark(self)
+    }
 }

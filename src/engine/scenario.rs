@@ -12,6 +12,9 @@ use serde_json::{Map, Value, json};
 
 use super::time::{LONG_MAX, LONG_MIN, Millis};
 
+/// Processing time between two items without an explicit `arrival`.
+pub const DEFAULT_ARRIVAL_SPACING: Millis = 100;
+
 /// Hard limits that keep a browser tab responsive; exceeding one is a clear error, never a
 /// frozen page or a silent truncation.
 pub mod limits {
@@ -25,6 +28,8 @@ pub mod limits {
     pub const MAX_WINDOWS_PER_ELEMENT: i64 = 10_000;
     /// Characters in a key.
     pub const MAX_KEY_CHARS: usize = 200;
+    /// Source partitions.
+    pub const MAX_PARTITIONS: u32 = 64;
 }
 
 /// Which windows an element belongs to (the `WindowAssigner`).
@@ -43,6 +48,10 @@ pub enum AssignerSpec {
     Global,
     /// `GlobalWindows.createWithEndOfStreamTrigger()`: fires once per key at end of input.
     GlobalEos,
+    /// `TumblingProcessingTimeWindows.of(size, offset)`: windows of the arrival time.
+    TumblingProcessing { size: Millis, offset: Millis },
+    /// `SlidingProcessingTimeWindows.of(size, slide, offset)`.
+    SlidingProcessing { size: Millis, slide: Millis, offset: Millis },
 }
 
 impl AssignerSpec {
@@ -54,6 +63,11 @@ impl AssignerSpec {
         matches!(self, AssignerSpec::Global | AssignerSpec::GlobalEos)
     }
 
+    /// `WindowAssigner.isEventTime()`.
+    pub fn is_event_time(&self) -> bool {
+        !matches!(self, AssignerSpec::TumblingProcessing { .. } | AssignerSpec::SlidingProcessing { .. })
+    }
+
     /// Flink's class name, for narration and generated code.
     pub fn flink_name(&self) -> &'static str {
         match self {
@@ -61,6 +75,8 @@ impl AssignerSpec {
             AssignerSpec::Sliding { .. } => "SlidingEventTimeWindows",
             AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => "EventTimeSessionWindows",
             AssignerSpec::Global | AssignerSpec::GlobalEos => "GlobalWindows",
+            AssignerSpec::TumblingProcessing { .. } => "TumblingProcessingTimeWindows",
+            AssignerSpec::SlidingProcessing { .. } => "SlidingProcessingTimeWindows",
         }
     }
 }
@@ -171,19 +187,107 @@ impl WindowFunctionSpec {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Element {
     pub id: i64,
     pub key: String,
     pub ts: Millis,
     pub value: i64,
+    /// The source partition (split) it is read from. Default 0.
+    pub partition: u32,
+    /// Processing time (ms) when it reaches the source; `None`: previous arrival + 100 ms.
+    pub arrival: Option<Millis>,
+    /// The event type a process function reads (`started`/`completed`, `request`/`error`).
+    pub event: Option<String>,
+}
+
+/// How the source emits watermarks and tracks processing time (Tidemark extension).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceSpec {
+    /// Number of source partitions; `None`: one more than the largest partition used.
+    pub partitions: Option<u32>,
+    /// `true`: `onPeriodicEmit` only every `interval` ms of processing time; `false` (the
+    /// oracle's mode): right after every element as well.
+    pub periodic: bool,
+    /// `autoWatermarkInterval` in ms of processing time.
+    pub interval: Millis,
+    /// `withIdleness(d)`.
+    pub idleness: Option<Millis>,
+}
+
+impl Default for SourceSpec {
+    fn default() -> Self {
+        SourceSpec { partitions: None, periodic: false, interval: 200, idleness: None }
+    }
+}
+
+/// A ready-made `KeyedProcessFunction` from the course, run instead of a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessFunctionSpec {
+    /// Module 6's `RequestAssembler`: an event-time timer at `started + timeout`; `ttl` is an
+    /// optional processing-time state TTL on the open request (module 3's backstop).
+    RequestAssembler { timeout: Millis, ttl: Option<Millis> },
+    /// The hand-built per-minute error-rate alert (upstream's PseudoWindow pattern).
+    ErrorRateAlert { size: Millis, threshold_pct: i64 },
+}
+
+/// A Flink SQL window table-valued function, run instead of a DataStream window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TvfSpec {
+    Tumble { size: Millis },
+    Hop { size: Millis, slide: Millis },
+    Cumulate { step: Millis, size: Millis },
+    Session { gap: Millis },
+}
+
+impl TvfSpec {
+    pub fn sql_name(&self) -> &'static str {
+        match self {
+            TvfSpec::Tumble { .. } => "TUMBLE",
+            TvfSpec::Hop { .. } => "HOP",
+            TvfSpec::Cumulate { .. } => "CUMULATE",
+            TvfSpec::Session { .. } => "SESSION",
+        }
+    }
+
+    /// The TVF closest to a DataStream assigner, if there is one.
+    pub fn for_assigner(assigner: &AssignerSpec) -> Option<TvfSpec> {
+        match *assigner {
+            AssignerSpec::Tumbling { size, offset: 0 } => Some(TvfSpec::Tumble { size }),
+            AssignerSpec::Sliding { size, slide, offset: 0 } => Some(TvfSpec::Hop { size, slide }),
+            AssignerSpec::Session { gap } => Some(TvfSpec::Session { gap }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputItem {
     Element(Element),
-    /// An explicit watermark marker.
+    /// An explicit watermark marker (read from partition 0, arriving 100 ms after the item
+    /// before it).
     Watermark(Millis),
+    /// An explicit watermark marker with its partition and arrival (Tidemark extension).
+    SourceWatermark(Marker),
+}
+
+/// An explicit watermark marker read from one partition at one processing time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marker {
+    pub wm: Millis,
+    pub partition: u32,
+    pub arrival: Option<Millis>,
+}
+
+impl InputItem {
+    /// The watermark of a marker item.
+    pub fn watermark(&self) -> Option<Millis> {
+        match self {
+            InputItem::Element(_) => None,
+            InputItem::Watermark(wm) => Some(*wm),
+            InputItem::SourceWatermark(m) => Some(m.wm),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,6 +303,12 @@ pub struct Scenario {
     pub side_output: bool,
     pub end_of_input: bool,
     pub function: WindowFunctionSpec,
+    /// Partitions, watermark emission and idleness (Tidemark extension).
+    pub source: SourceSpec,
+    /// Run this keyed process function instead of the window (Tidemark extension).
+    pub process_function: Option<ProcessFunctionSpec>,
+    /// Run this SQL window TVF instead of the DataStream window (Tidemark extension).
+    pub tvf: Option<TvfSpec>,
     pub input: Vec<InputItem>,
 }
 
@@ -215,6 +325,9 @@ impl Default for Scenario {
             side_output: true,
             end_of_input: true,
             function: WindowFunctionSpec::Process,
+            source: SourceSpec::default(),
+            process_function: None,
+            tvf: None,
             input: Vec::new(),
         }
     }
@@ -350,11 +463,29 @@ fn parse_assigner(v: &Value) -> Result<AssignerSpec> {
         }
         "global" => AssignerSpec::Global,
         "global_eos" => AssignerSpec::GlobalEos,
+        "tumbling_processing" => AssignerSpec::TumblingProcessing {
+            size: req_i64(obj, "size", path)?,
+            offset: opt_i64(obj, "offset", path, 0)?,
+        },
+        "sliding_processing" => AssignerSpec::SlidingProcessing {
+            size: req_i64(obj, "size", path)?,
+            slide: req_i64(obj, "slide", path)?,
+            offset: opt_i64(obj, "offset", path, 0)?,
+        },
         other => {
             return Err(unknown_kind(
                 path,
                 other,
-                &["tumbling", "sliding", "session", "dynamic_session", "global", "global_eos"],
+                &[
+                    "tumbling",
+                    "sliding",
+                    "session",
+                    "dynamic_session",
+                    "global",
+                    "global_eos",
+                    "tumbling_processing",
+                    "sliding_processing",
+                ],
             ));
         }
     })
@@ -465,8 +596,28 @@ fn parse_key(v: &Value, path: &str) -> Result<String> {
 
 fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
     let obj = as_object(v, path)?;
+    let partition = match field(obj, "partition") {
+        None => 0,
+        Some(v) => {
+            let p = parse_i64(v, &join(path, "partition"))?;
+            u32::try_from(p).ok().filter(|p| *p < limits::MAX_PARTITIONS).ok_or_else(|| {
+                ScenarioError::new(
+                    join(path, "partition"),
+                    format!("must be between 0 and {}, not {p}", limits::MAX_PARTITIONS - 1),
+                )
+            })?
+        }
+    };
+    let arrival = match field(obj, "arrival") {
+        None => None,
+        Some(v) => Some(parse_i64(v, &join(path, "arrival"))?),
+    };
     if let Some(wm) = obj.get("wm") {
-        return Ok(InputItem::Watermark(parse_i64(wm, &join(path, "wm"))?));
+        let wm = parse_i64(wm, &join(path, "wm"))?;
+        if partition == 0 && arrival.is_none() {
+            return Ok(InputItem::Watermark(wm));
+        }
+        return Ok(InputItem::SourceWatermark(Marker { wm, partition, arrival }));
     }
     let key = match obj.get("key") {
         Some(k) => parse_key(k, &join(path, "key"))?,
@@ -477,12 +628,125 @@ fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
             ));
         }
     };
+    let event = match field(obj, "event") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => return Err(ScenarioError::new(join(path, "event"), format!("must be a string, not {}", quote(v)))),
+    };
     Ok(InputItem::Element(Element {
         id: req_i64(obj, "id", path)?,
         key,
         ts: req_i64(obj, "ts", path)?,
         value: opt_i64(obj, "value", path, 1)?,
+        partition,
+        arrival,
+        event,
     }))
+}
+
+fn parse_source(watermarks: Option<&Value>, partitions: Option<&Value>) -> Result<SourceSpec> {
+    let mut spec = SourceSpec::default();
+    if let Some(Value::Object(obj)) = watermarks {
+        spec.periodic = match field(obj, "emit") {
+            None => false,
+            Some(Value::String(s)) if s == "per_event" => false,
+            Some(Value::String(s)) if s == "periodic" => true,
+            Some(v) => {
+                return Err(ScenarioError::new(
+                    "watermarks.emit",
+                    format!("must be \"per_event\" or \"periodic\", not {}", quote(v)),
+                ));
+            }
+        };
+        spec.interval = opt_i64(obj, "interval", "watermarks", 200)?;
+        if spec.interval <= 0 {
+            return Err(ScenarioError::new(
+                "watermarks.interval",
+                format!("autoWatermarkInterval must be greater than 0, not {}", spec.interval),
+            ));
+        }
+        if let Some(v) = field(obj, "idleness") {
+            let d = parse_i64(v, "watermarks.idleness")?;
+            if d <= 0 {
+                return Err(ScenarioError::new("watermarks.idleness", format!("must be greater than 0, not {d}")));
+            }
+            spec.idleness = Some(d);
+        }
+    }
+    if let Some(v) = partitions {
+        let n = parse_i64(v, "partitions")?;
+        spec.partitions =
+            Some(u32::try_from(n).ok().filter(|n| (1..=limits::MAX_PARTITIONS).contains(n)).ok_or_else(|| {
+                ScenarioError::new("partitions", format!("must be between 1 and {}, not {n}", limits::MAX_PARTITIONS))
+            })?);
+    }
+    Ok(spec)
+}
+
+fn parse_process_function(v: Option<&Value>) -> Result<Option<ProcessFunctionSpec>> {
+    let path = "process_function";
+    let Some(v) = v else { return Ok(None) };
+    let obj = as_object(v, path)?;
+    let spec = match kind_of(obj, path)? {
+        "request_assembler" => {
+            let timeout = opt_i64(obj, "timeout", path, 300_000)?;
+            let ttl = match field(obj, "ttl") {
+                None => None,
+                Some(v) => Some(parse_i64(v, &join(path, "ttl"))?),
+            };
+            if ttl.is_some_and(|t| t <= 0) {
+                return Err(ScenarioError::new(join(path, "ttl"), "must be greater than 0"));
+            }
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl }
+        }
+        "error_rate_alert" => {
+            let size = opt_i64(obj, "size", path, 60_000)?;
+            if size <= 0 {
+                return Err(ScenarioError::new(join(path, "size"), format!("must be greater than 0, not {size}")));
+            }
+            ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct: opt_i64(obj, "threshold_pct", path, 5)? }
+        }
+        other => return Err(unknown_kind(path, other, &["request_assembler", "error_rate_alert"])),
+    };
+    Ok(Some(spec))
+}
+
+fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
+    let path = "tvf";
+    let Some(v) = v else { return Ok(None) };
+    let obj = as_object(v, path)?;
+    let positive = |name: &str| -> Result<Millis> {
+        let x = req_i64(obj, name, path)?;
+        if x > 0 {
+            Ok(x)
+        } else {
+            Err(ScenarioError::new(join(path, name), format!("must be greater than 0, not {x}")))
+        }
+    };
+    let spec = match kind_of(obj, path)? {
+        "tumble" => TvfSpec::Tumble { size: positive("size")? },
+        "hop" => TvfSpec::Hop { size: positive("size")?, slide: positive("slide")? },
+        "cumulate" => TvfSpec::Cumulate { step: positive("step")?, size: positive("size")? },
+        "session" => TvfSpec::Session { gap: positive("gap")? },
+        other => return Err(unknown_kind(path, other, &["tumble", "hop", "cumulate", "session"])),
+    };
+    match spec {
+        TvfSpec::Hop { size, slide } if size % slide != 0 => Err(ScenarioError::new(
+            "tvf.size",
+            "HOP window size must be an integral multiple of the slide (Flink SQL's rule)",
+        )),
+        TvfSpec::Cumulate { step, size } if size % step != 0 => Err(ScenarioError::new(
+            "tvf.size",
+            "CUMULATE max size must be an integral multiple of the step (Flink SQL's rule)",
+        )),
+        TvfSpec::Hop { size, slide } if size / slide > limits::MAX_WINDOWS_PER_ELEMENT => {
+            Err(ScenarioError::new("tvf.slide", "puts every row into too many windows"))
+        }
+        TvfSpec::Cumulate { step, size } if size / step > limits::MAX_WINDOWS_PER_ELEMENT => {
+            Err(ScenarioError::new("tvf.step", "puts every row into too many windows"))
+        }
+        _ => Ok(Some(spec)),
+    }
 }
 
 impl Scenario {
@@ -521,6 +785,10 @@ impl Scenario {
         };
         let assigner = match field(obj, "assigner") {
             Some(v) => parse_assigner(v)?,
+            // A process-function or TVF scenario needs no DataStream window.
+            None if field(obj, "process_function").is_some() || field(obj, "tvf").is_some() => {
+                AssignerSpec::Tumbling { size: 60_000, offset: 0 }
+            }
             None => return Err(ScenarioError::new("assigner", "is missing")),
         };
         let allowed_lateness = match field(obj, "allowed_lateness") {
@@ -533,6 +801,9 @@ impl Scenario {
         let side_output = opt_bool(obj, "side_output", "", true)?;
         let end_of_input = opt_bool(obj, "end_of_input", "", true)?;
         let function = parse_function(field(obj, "function"))?;
+        let source = parse_source(field(obj, "watermarks"), field(obj, "partitions"))?;
+        let process_function = parse_process_function(field(obj, "process_function"))?;
+        let tvf = parse_tvf(field(obj, "tvf"))?;
         let items = match field(obj, "input") {
             Some(Value::Array(a)) => a,
             Some(v) => return Err(ScenarioError::new("input", format!("must be an array, not {}", quote(v)))),
@@ -571,6 +842,9 @@ impl Scenario {
             side_output,
             end_of_input,
             function,
+            source,
+            process_function,
+            tvf,
             input,
         };
         scenario.check_limits()?;
@@ -595,6 +869,14 @@ impl Scenario {
                 ),
             ));
         }
+        if let Some(n) = self.source.partitions
+            && let Some((i, e)) = self.elements().enumerate().find(|(_, e)| e.partition >= n)
+        {
+            return Err(ScenarioError::new(
+                format!("input element {i}"),
+                format!("reads partition {} but the scenario declares {n} partitions", e.partition),
+            ));
+        }
         if let BaseTrigger::ContinuousEventTime { interval } = self.trigger.base
             && interval < 0
         {
@@ -608,6 +890,45 @@ impl Scenario {
         Ok(())
     }
 
+    /// Source partitions: declared, or one more than the largest partition an element uses.
+    pub fn partition_count(&self) -> u32 {
+        let used = self
+            .input
+            .iter()
+            .map(|i| match i {
+                InputItem::Element(e) => e.partition + 1,
+                InputItem::SourceWatermark(m) => m.partition + 1,
+                InputItem::Watermark(_) => 1,
+            })
+            .max()
+            .unwrap_or(1);
+        self.source.partitions.unwrap_or(used).max(used).max(1)
+    }
+
+    /// The processing time at which each input item arrives: its `arrival`, or 100 ms after the
+    /// previous item (the first at 0). Processing time never goes back, so an earlier arrival
+    /// is taken as the previous one.
+    pub fn arrivals(&self) -> Vec<Millis> {
+        let mut out = Vec::with_capacity(self.input.len());
+        let mut previous: Option<Millis> = None;
+        for item in &self.input {
+            let explicit = match item {
+                InputItem::Element(e) => e.arrival,
+                InputItem::Watermark(_) => None,
+                InputItem::SourceWatermark(m) => m.arrival,
+            };
+            let at = match (explicit, previous) {
+                (Some(a), Some(p)) => a.max(p),
+                (Some(a), None) => a,
+                (None, Some(p)) => p.saturating_add(DEFAULT_ARRIVAL_SPACING),
+                (None, None) => 0,
+            };
+            out.push(at);
+            previous = Some(at);
+        }
+        out
+    }
+
     /// The allowed lateness Flink uses: 0 when `allowedLateness` was never called.
     pub fn lateness(&self) -> Millis {
         self.allowed_lateness.unwrap_or(0)
@@ -616,7 +937,7 @@ impl Scenario {
     pub fn elements(&self) -> impl Iterator<Item = &Element> {
         self.input.iter().filter_map(|i| match i {
             InputItem::Element(e) => Some(e),
-            InputItem::Watermark(_) => None,
+            InputItem::Watermark(_) | InputItem::SourceWatermark(_) => None,
         })
     }
 
@@ -641,6 +962,12 @@ impl Scenario {
             }
             AssignerSpec::Global => json!({"kind": "global"}),
             AssignerSpec::GlobalEos => json!({"kind": "global_eos"}),
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                json!({"kind": "tumbling_processing", "size": num(*size), "offset": num(*offset)})
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                json!({"kind": "sliding_processing", "size": num(*size), "slide": num(*slide), "offset": num(*offset)})
+            }
         };
         let mut trigger = Map::new();
         trigger.insert("kind".into(), json!(self.trigger.kind()));
@@ -662,21 +989,58 @@ impl Scenario {
                 json!({"kind": "time", "size": num(size), "do_evict_after": do_evict_after})
             }
         };
-        let watermarks = match self.watermarks {
+        let mut watermarks = match self.watermarks {
             WatermarkSpec::Explicit => json!({"kind": "explicit"}),
             WatermarkSpec::BoundedOutOfOrderness { bound } => {
                 json!({"kind": "bounded_out_of_orderness", "bound": num(bound)})
             }
             WatermarkSpec::Monotonous => json!({"kind": "monotonous"}),
         };
+        if let Value::Object(w) = &mut watermarks {
+            let defaults = SourceSpec::default();
+            if self.source.periodic {
+                w.insert("emit".into(), json!("periodic"));
+            }
+            if self.source.interval != defaults.interval {
+                w.insert("interval".into(), num(self.source.interval));
+            }
+            if let Some(d) = self.source.idleness {
+                w.insert("idleness".into(), num(d));
+            }
+        }
         let input: Vec<Value> = self
             .input
             .iter()
             .map(|item| match item {
                 InputItem::Element(e) => {
-                    json!({"id": num(e.id), "key": e.key, "ts": num(e.ts), "value": num(e.value)})
+                    let mut o = Map::new();
+                    o.insert("id".into(), num(e.id));
+                    o.insert("key".into(), json!(e.key));
+                    o.insert("ts".into(), num(e.ts));
+                    o.insert("value".into(), num(e.value));
+                    if e.partition != 0 {
+                        o.insert("partition".into(), json!(e.partition));
+                    }
+                    if let Some(a) = e.arrival {
+                        o.insert("arrival".into(), num(a));
+                    }
+                    if let Some(ev) = &e.event {
+                        o.insert("event".into(), json!(ev));
+                    }
+                    Value::Object(o)
                 }
                 InputItem::Watermark(wm) => json!({"wm": num(*wm)}),
+                InputItem::SourceWatermark(m) => {
+                    let mut o = Map::new();
+                    o.insert("wm".into(), num(m.wm));
+                    if m.partition != 0 {
+                        o.insert("partition".into(), json!(m.partition));
+                    }
+                    if let Some(a) = m.arrival {
+                        o.insert("arrival".into(), num(a));
+                    }
+                    Value::Object(o)
+                }
             })
             .collect();
         let mut out = Map::new();
@@ -693,6 +1057,36 @@ impl Scenario {
         out.insert("end_of_input".into(), json!(self.end_of_input));
         if self.function != WindowFunctionSpec::Process {
             out.insert("function".into(), json!(self.function.kind()));
+        }
+        if let Some(p) = self.source.partitions {
+            out.insert("partitions".into(), json!(p));
+        }
+        match self.process_function {
+            None => {}
+            Some(ProcessFunctionSpec::RequestAssembler { timeout, ttl }) => {
+                let mut o = Map::new();
+                o.insert("kind".into(), json!("request_assembler"));
+                o.insert("timeout".into(), num(timeout));
+                if let Some(t) = ttl {
+                    o.insert("ttl".into(), num(t));
+                }
+                out.insert("process_function".into(), Value::Object(o));
+            }
+            Some(ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct }) => {
+                out.insert(
+                    "process_function".into(),
+                    json!({"kind": "error_rate_alert", "size": num(size), "threshold_pct": num(threshold_pct)}),
+                );
+            }
+        }
+        if let Some(tvf) = self.tvf {
+            let v = match tvf {
+                TvfSpec::Tumble { size } => json!({"kind": "tumble", "size": num(size)}),
+                TvfSpec::Hop { size, slide } => json!({"kind": "hop", "size": num(size), "slide": num(slide)}),
+                TvfSpec::Cumulate { step, size } => json!({"kind": "cumulate", "step": num(step), "size": num(size)}),
+                TvfSpec::Session { gap } => json!({"kind": "session", "gap": num(gap)}),
+            };
+            out.insert("tvf".into(), v);
         }
         out.insert("input".into(), Value::Array(input));
         Value::Object(out)

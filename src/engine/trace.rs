@@ -37,6 +37,17 @@ impl TimerPurpose {
     }
 }
 
+/// Which clock a timer follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeDomain {
+    /// Fires when the watermark reaches it.
+    #[default]
+    EventTime,
+    /// Fires when the processing time (the arrival clock) reaches it.
+    ProcessingTime,
+}
+
 /// What made the window function run (the oracle's `cause`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -45,6 +56,8 @@ pub enum FireCause {
     Element { id: i64 },
     /// `Trigger.onEventTime` returned FIRE for the event-time timer at `time`.
     Timer { time: Millis },
+    /// `Trigger.onProcessingTime` returned FIRE for the processing-time timer at `time`.
+    ProcessingTimer { time: Millis },
 }
 
 /// The teaching classification of a firing (the oracle's `firing` field is the counter rule
@@ -125,12 +138,14 @@ pub enum TraceKind {
         window: Window,
         time: Millis,
         purpose: TimerPurpose,
+        domain: TimeDomain,
     },
     TimerDeleted {
         key: KeyId,
         window: Window,
         time: Millis,
         purpose: TimerPurpose,
+        domain: TimeDomain,
     },
     TimerFired {
         key: KeyId,
@@ -138,6 +153,40 @@ pub enum TraceKind {
         time: Millis,
         purpose: TimerPurpose,
         stale: bool,
+        domain: TimeDomain,
+    },
+    /// A source partition's own watermark moved (scenarios with several partitions).
+    PartitionWatermark {
+        partition: u32,
+        watermark: Millis,
+    },
+    /// `withIdleness`: the partition had no events for the idleness timeout of processing time
+    /// (`at`) and leaves the watermark minimum.
+    PartitionIdle {
+        partition: u32,
+        at: Millis,
+    },
+    /// An event on an idle partition brings it back into the minimum.
+    PartitionActive {
+        partition: u32,
+        at: Millis,
+    },
+    /// A keyed process function emitted a record (`completed`, `abandoned`, `alert`, `ok`).
+    FunctionEmitted {
+        key: KeyId,
+        output: usize,
+        kind: String,
+        ts: Millis,
+    },
+    /// A process function's keyed state was updated (`what` says how, with the numbers).
+    StateUpdated {
+        key: KeyId,
+        what: String,
+    },
+    /// A processing-time state TTL expired the key's state before it was read.
+    StateExpired {
+        key: KeyId,
+        at: Millis,
     },
     /// The window function ran; `output` indexes [`super::Run::outputs`].
     Fired {
@@ -250,6 +299,13 @@ fn t(ts: Millis) -> String {
     format_millis(ts)
 }
 
+fn domain_prefix(domain: &TimeDomain) -> &'static str {
+    match domain {
+        TimeDomain::EventTime => "",
+        TimeDomain::ProcessingTime => "processing-time ",
+    }
+}
+
 fn w(window: &Window) -> String {
     match window {
         Window::Global => "GlobalWindow".into(),
@@ -295,21 +351,50 @@ impl fmt::Display for TraceDisplay<'_> {
                 t(*cleanup_time),
                 t(*watermark)
             ),
-            TraceKind::TimerRegistered { key: k, window, time, purpose } => {
-                write!(f, "timer {} registered at {} for {} {}", purpose.label(), t(*time), key(k), w(window))
-            }
-            TraceKind::TimerDeleted { key: k, window, time, purpose } => {
-                write!(f, "timer {} deleted at {} for {} {}", purpose.label(), t(*time), key(k), w(window))
-            }
-            TraceKind::TimerFired { key: k, window, time, purpose, stale } => write!(
+            TraceKind::TimerRegistered { key: k, window, time, purpose, domain } => write!(
                 f,
-                "timer {} fires at {} for {} {}{}",
+                "{}timer {} registered at {} for {} {}",
+                domain_prefix(domain),
+                purpose.label(),
+                t(*time),
+                key(k),
+                w(window)
+            ),
+            TraceKind::TimerDeleted { key: k, window, time, purpose, domain } => write!(
+                f,
+                "{}timer {} deleted at {} for {} {}",
+                domain_prefix(domain),
+                purpose.label(),
+                t(*time),
+                key(k),
+                w(window)
+            ),
+            TraceKind::TimerFired { key: k, window, time, purpose, stale, domain } => write!(
+                f,
+                "{}timer {} fires at {} for {} {}{}",
+                domain_prefix(domain),
                 purpose.label(),
                 t(*time),
                 key(k),
                 w(window),
                 if *stale { " (window no longer exists: ignored)" } else { "" }
             ),
+            TraceKind::PartitionWatermark { partition, watermark } => {
+                write!(f, "partition {partition} watermark -> {}", t(*watermark))
+            }
+            TraceKind::PartitionIdle { partition, at } => {
+                write!(f, "partition {partition} idle at processing time {at}: it leaves the watermark minimum")
+            }
+            TraceKind::PartitionActive { partition, at } => {
+                write!(f, "partition {partition} active again at processing time {at}")
+            }
+            TraceKind::FunctionEmitted { key: k, kind, ts, .. } => {
+                write!(f, "process function emits {kind} for {} at {}", key(k), t(*ts))
+            }
+            TraceKind::StateUpdated { key: k, what } => write!(f, "state of {}: {what}", key(k)),
+            TraceKind::StateExpired { key: k, at } => {
+                write!(f, "state of {} expired (TTL, processing time {at})", key(k))
+            }
             TraceKind::Fired { key: k, window, sum, count, n, kind, watermark, purge, .. } => write!(
                 f,
                 "{} firing of {} {}: sum {sum} count {count} (n={n}, wm {}){}",

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::run::Run;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window};
-use super::trace::{ElemIdx, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
+use super::trace::{ElemIdx, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 
 /// A window's state at the playhead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,7 @@ pub struct TimerView {
     pub time: Millis,
     pub purpose: TimerPurpose,
     pub status: TimerStatus,
+    pub domain: TimeDomain,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -126,7 +127,7 @@ pub struct StepView {
     pub windows: Vec<WindowView>,
     /// Outcome per arrived element, indexed like `Run::elements` (`None`: not arrived yet).
     pub elements: Vec<Option<ElementOutcome>>,
-    /// Timers in (time, key, window) order; a re-registered timer shows its latest status.
+    /// Timers in (domain, time, key, window) order; a re-registered timer shows its latest status.
     pub timers: Vec<TimerView>,
     /// How many of `Run::outputs` were emitted up to the playhead.
     pub outputs: usize,
@@ -137,6 +138,27 @@ pub struct StepView {
 impl StepView {
     pub fn live_windows(&self) -> impl Iterator<Item = &WindowView> {
         self.windows.iter().filter(|w| w.state.is_live())
+    }
+
+    /// Live windows whose end has passed the watermark: only allowed lateness keeps them (and
+    /// their state and cleanup timer) alive. The course: "live windows include those held open
+    /// by allowed lateness".
+    pub fn held_open_by_lateness(&self) -> usize {
+        self.live_windows().filter(|w| w.window != Window::Global && w.window.max_timestamp() <= self.watermark).count()
+    }
+
+    /// Live windows per key, in key order.
+    pub fn live_windows_per_key(&self) -> BTreeMap<KeyId, usize> {
+        let mut per_key = BTreeMap::new();
+        for w in self.live_windows() {
+            *per_key.entry(w.key).or_insert(0) += 1;
+        }
+        per_key
+    }
+
+    /// Pending (registered, neither fired nor deleted) timers.
+    pub fn pending_timers(&self) -> impl Iterator<Item = &TimerView> {
+        self.timers.iter().filter(|t| t.status == TimerStatus::Registered)
     }
 }
 
@@ -149,7 +171,7 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
     };
     let mut windows: BTreeMap<(KeyId, Window), WindowView> = BTreeMap::new();
     let mut elements: Vec<Option<ElementOutcome>> = vec![None; run.elements.len()];
-    let mut timers: BTreeMap<(Millis, KeyId, Window), TimerView> = BTreeMap::new();
+    let mut timers: BTreeMap<(TimeDomain, Millis, KeyId, Window), TimerView> = BTreeMap::new();
     let mut outputs = 0;
     let mut max_timestamp: Option<Millis> = None;
     let mut watermark = LONG_MIN;
@@ -230,30 +252,32 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
                 let _ = new_window;
                 windows.insert((*key, Window::Time(*into)), view);
             }
-            TraceKind::TimerRegistered { key, window, time, purpose } => {
+            TraceKind::TimerRegistered { key, window, time, purpose, domain } => {
                 timers.insert(
-                    (*time, *key, *window),
+                    (*domain, *time, *key, *window),
                     TimerView {
                         key: *key,
                         window: *window,
                         time: *time,
                         purpose: *purpose,
                         status: TimerStatus::Registered,
+                        domain: *domain,
                     },
                 );
             }
-            TraceKind::TimerDeleted { key, window, time, .. } => {
-                if let Some(t) = timers.get_mut(&(*time, *key, *window)) {
+            TraceKind::TimerDeleted { key, window, time, domain, .. } => {
+                if let Some(t) = timers.get_mut(&(*domain, *time, *key, *window)) {
                     t.status = TimerStatus::Deleted;
                 }
             }
-            TraceKind::TimerFired { key, window, time, purpose, .. } => {
-                let t = timers.entry((*time, *key, *window)).or_insert(TimerView {
+            TraceKind::TimerFired { key, window, time, purpose, domain, .. } => {
+                let t = timers.entry((*domain, *time, *key, *window)).or_insert(TimerView {
                     key: *key,
                     window: *window,
                     time: *time,
                     purpose: *purpose,
                     status: TimerStatus::Fired,
+                    domain: *domain,
                 });
                 t.purpose = *purpose;
                 t.status = TimerStatus::Fired;
@@ -317,11 +341,16 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
             TraceKind::Dropped { elem, counted, .. } => {
                 set(&mut elements, *elem, ElementOutcome::Dropped { counted: *counted });
             }
-            TraceKind::Error { .. } => outputs += 1,
+            TraceKind::Error { .. } | TraceKind::FunctionEmitted { .. } => outputs += 1,
             TraceKind::WatermarkIgnored { .. }
             | TraceKind::WindowsAssigned { .. }
             | TraceKind::WindowLate { .. }
-            | TraceKind::EndOfInput { .. } => {}
+            | TraceKind::EndOfInput { .. }
+            | TraceKind::PartitionWatermark { .. }
+            | TraceKind::PartitionIdle { .. }
+            | TraceKind::PartitionActive { .. }
+            | TraceKind::StateUpdated { .. }
+            | TraceKind::StateExpired { .. } => {}
         }
     }
     let mut windows: Vec<WindowView> = windows.into_values().collect();
@@ -379,9 +408,14 @@ mod tests {
         assert_eq!(v3.windows[0].state, WindowState::LateFired);
         assert_eq!(v3.elements[1], Some(ElementOutcome::InLateFiring));
         assert_eq!(v3.windows[0].last_result, Some((2, 2)));
+        // Fired but alive until cleanup: held open by the allowed lateness.
+        assert_eq!(v3.held_open_by_lateness(), 1);
+        assert_eq!(v3.pending_timers().count(), 1);
+        assert_eq!(v3.live_windows_per_key().get(&0), Some(&1));
         let v4 = at_step(&r, 4);
         assert_eq!(v4.windows[0].state, WindowState::CleanedUp);
         assert!(v4.timers.iter().all(|t| t.status != TimerStatus::Registered));
+        assert_eq!(v4.held_open_by_lateness(), 0);
         let v5 = at_step(&r, 5);
         assert_eq!(v5.elements[2], Some(ElementOutcome::SideOutput));
         assert_eq!(v5.outputs, 3);

@@ -272,7 +272,7 @@ impl Downstream {
             .enumerate()
             .filter_map(|(i, o)| match o {
                 Output::Late { elem, .. } => Some((*elem, i)),
-                Output::Fire(_) | Output::Error(_) => None,
+                Output::Fire(_) | Output::Error(_) | Output::Process(_) | Output::Tvf(_) => None,
             })
             .collect();
         let mut late = Vec::new();
@@ -562,6 +562,7 @@ fn absorbed_into(
 fn fire_elems(output: &Output) -> Vec<ElemIdx> {
     match output {
         Output::Fire(f) => f.elems.clone(),
-        Output::Late { .. } | Output::Error(_) => Vec::new(),
+        Output::Tvf(r) => r.elems.clone(),
+        Output::Late { .. } | Output::Error(_) | Output::Process(_) => Vec::new(),
     }
 }

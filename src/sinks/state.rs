@@ -80,6 +80,15 @@ pub fn course_live_windows_per_key(scenario: &Scenario) -> Option<u64> {
     let (size, slide) = match scenario.assigner {
         AssignerSpec::Tumbling { size, .. } => (size, size),
         AssignerSpec::Sliding { size, slide, .. } => (size, slide),
+        // Processing-time windows have no allowed lateness: size / slide windows per key.
+        AssignerSpec::TumblingProcessing { size, .. } => return Some(1).filter(|_| size > 0),
+        AssignerSpec::SlidingProcessing { size, slide, .. } => {
+            return u64::try_from(size)
+                .ok()
+                .zip(u64::try_from(slide).ok())
+                .filter(|(_, s)| *s > 0)
+                .map(|(a, b)| a.div_ceil(b));
+        }
         AssignerSpec::Global | AssignerSpec::GlobalEos => return Some(1),
         AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => return None,
     };
@@ -225,6 +234,12 @@ impl StateFold {
             | TraceKind::SideOutput { .. }
             | TraceKind::Dropped { .. }
             | TraceKind::EndOfInput { .. }
+            | TraceKind::PartitionWatermark { .. }
+            | TraceKind::PartitionIdle { .. }
+            | TraceKind::PartitionActive { .. }
+            | TraceKind::FunctionEmitted { .. }
+            | TraceKind::StateUpdated { .. }
+            | TraceKind::StateExpired { .. }
             | TraceKind::Error { .. } => {}
         }
     }

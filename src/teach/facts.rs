@@ -156,7 +156,7 @@ impl<'a> Context<'a> {
                     if let Some(fact) = firing(ev) {
                         match cause {
                             FireCause::Element { .. } => f.element_firings.push(fact),
-                            FireCause::Timer { .. } => f.timer_firings.push(fact),
+                            FireCause::Timer { .. } | FireCause::ProcessingTimer { .. } => f.timer_firings.push(fact),
                         }
                     }
                 }
@@ -171,7 +171,7 @@ impl<'a> Context<'a> {
                     elems: elems.clone(),
                     unfired: unfired.clone(),
                 }),
-                TraceKind::TimerFired { key, window, time, purpose, stale } => {
+                TraceKind::TimerFired { key, window, time, purpose, stale, .. } => {
                     // A timer followed by no firing or cleanup of its window (before the next
                     // timer) did nothing visible.
                     let acted = timer_acted(events, i, *key, window);
@@ -186,7 +186,13 @@ impl<'a> Context<'a> {
                 TraceKind::TimerRegistered { .. }
                 | TraceKind::TimerDeleted { .. }
                 | TraceKind::Evicted { .. }
-                | TraceKind::Purged { .. } => {}
+                | TraceKind::Purged { .. }
+                | TraceKind::PartitionWatermark { .. }
+                | TraceKind::PartitionIdle { .. }
+                | TraceKind::PartitionActive { .. }
+                | TraceKind::FunctionEmitted { .. }
+                | TraceKind::StateUpdated { .. }
+                | TraceKind::StateExpired { .. } => {}
             }
         }
         f

@@ -178,6 +178,12 @@ impl<'a> Context<'a> {
             }
             AssignerSpec::Global => "GlobalWindows.create()".into(),
             AssignerSpec::GlobalEos => "GlobalWindows.createWithEndOfStreamTrigger()".into(),
+            AssignerSpec::TumblingProcessing { size, .. } => {
+                format!("TumblingProcessingTimeWindows.of({})", format::duration(*size))
+            }
+            AssignerSpec::SlidingProcessing { size, slide, .. } => {
+                format!("SlidingProcessingTimeWindows.of({}, {})", format::duration(*size), format::duration(*slide))
+            }
         }
     }
 

@@ -11,7 +11,7 @@
 
 use crate::engine::scenario::{AssignerSpec, BaseTrigger, WatermarkSpec, WindowFunctionSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
-use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimerPurpose, TraceEvent, TraceKind};
+use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 use crate::engine::{Run, Scenario, Window};
 
 use super::Context;
@@ -153,10 +153,15 @@ impl Context<'_> {
                 self.lateness_text(),
                 self.wm(*watermark)
             ),
-            TraceKind::TimerRegistered { key, window, time: t, purpose } => {
+            TraceKind::TimerRegistered { key, window, time: t, purpose, domain: TimeDomain::EventTime } => {
                 self.timer_registered_sentence(*key, window, *t, *purpose)
             }
-            TraceKind::TimerDeleted { key, window, time: t, purpose } => {
+            TraceKind::TimerRegistered { key, window, time: t, .. } => format!(
+                "A processing-time timer is registered at {} for {}: it fires when the processing time (the arrival clock) reaches it, whatever the watermark does.",
+                time(*t),
+                self.window_label(*key, window)
+            ),
+            TraceKind::TimerDeleted { key, window, time: t, purpose, .. } => {
                 let merged_into = self.events(step).iter().find_map(|e| match &e.kind {
                     TraceKind::SessionsMerged { key: k, merged, into, .. }
                         if k == key && merged.iter().any(|m| Window::Time(*m) == *window) =>
@@ -188,7 +193,12 @@ impl Context<'_> {
                 time(*proposed),
                 self.wm(*current)
             ),
-            TraceKind::TimerFired { key, window, time: t, purpose, stale } => {
+            TraceKind::TimerFired { key, window, time: t, domain: TimeDomain::ProcessingTime, .. } => format!(
+                "Processing time reached {}: the processing-time timer of {} fires.",
+                time(*t),
+                self.window_label(*key, window)
+            ),
+            TraceKind::TimerFired { key, window, time: t, purpose, stale, .. } => {
                 let wm = self.watermark_at(step + 1);
                 if *stale {
                     format!(
@@ -222,6 +232,24 @@ impl Context<'_> {
                 };
                 self.firing_sentence(&fact) + "."
             }
+            TraceKind::PartitionWatermark { partition, watermark } => format!(
+                "Partition {partition}'s own watermark moves to {}; the operator sees the minimum over the partitions that are not idle.",
+                time(*watermark)
+            ),
+            TraceKind::PartitionIdle { partition, at } => format!(
+                "Partition {partition} sent nothing for longer than the idleness timeout (processing time {at} ms), so withIdleness marks it idle: it no longer holds back the watermark minimum."
+            ),
+            TraceKind::PartitionActive { partition, at } => format!(
+                "Partition {partition} emits again at processing time {at} ms, so it is active and rejoins the watermark minimum (which never goes back)."
+            ),
+            TraceKind::FunctionEmitted { key, kind, ts, .. } => {
+                format!("The process function emits a {kind} record for {} at {}.", self.key_name(*key), time(*ts))
+            }
+            TraceKind::StateUpdated { key, what } => format!("Keyed state of {}: {what}.", self.key_name(*key)),
+            TraceKind::StateExpired { key, at } => format!(
+                "The state of {} has outlived its processing-time TTL (now {at} ms), so it reads as empty: the entry is gone before the event-time timer could use it.",
+                self.key_name(*key)
+            ),
             TraceKind::Evicted { key, window, elems, after_function } => format!(
                 "{} removes {} ({}) from {} {} the window function runs.",
                 self.evictor_name().unwrap_or_else(|| "The evictor".into()),
@@ -453,6 +481,10 @@ impl Context<'_> {
                 self.wm(f.watermark),
                 time(t)
             ),
+            FireCause::ProcessingTimer { time: t } => format!(
+                "Processing time reached {}, the last millisecond of {w}, so {trigger} fires: {kind}, {result}{nth}{purge}",
+                time(t)
+            ),
             FireCause::Element { id } => match self.scenario.trigger.base {
                 BaseTrigger::Count { n } if n <= 0 => format!(
                     "Element {id} is counted in {w}, and {trigger} fires on every element (count ≥ {n} always): {kind}, {result}{nth}{purge}"
@@ -589,7 +621,7 @@ impl Context<'_> {
                 TraceKind::TimerRegistered { .. } if registered > MAX_ALIKE => {
                     once("registered", &mut out, &|| self.registered_summary(step));
                 }
-                TraceKind::TimerRegistered { key, window, time: t, purpose }
+                TraceKind::TimerRegistered { key, window, time: t, purpose, .. }
                     if purpose.trigger
                         && matches!(next, Some(TraceKind::TimerRegistered { key: k2, window: w2, purpose: p2, .. })
                             if k2 == key && w2 == window && p2.cleanup && !p2.trigger) =>
