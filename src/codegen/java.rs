@@ -581,7 +581,9 @@ impl<'a> Gen<'a> {
         for item in &self.s.input {
             let line = match item {
                 InputItem::Element(e) => format!("E,{},{},{},{}\n", e.id, e.ts, e.value, percent_encode(&e.key)),
-                InputItem::Watermark(wm) => format!("W,{wm}\n"),
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
+                    format!("W,{}\n", item.watermark().unwrap_or(i64::MIN))
+                }
             };
             if chunks.last().is_some_and(|c| c.len() + line.len() > CHUNK_CHARS) {
                 chunks.push(String::new());
@@ -648,6 +650,18 @@ impl<'a> Gen<'a> {
             AssignerSpec::DynamicSession { .. } => "EventTimeSessionWindows.withDynamicGap(new GapPerKey())".into(),
             AssignerSpec::Global => "GlobalWindows.create()".into(),
             AssignerSpec::GlobalEos => "GlobalWindows.createWithEndOfStreamTrigger()".into(),
+            AssignerSpec::TumblingProcessing { size, offset: 0 } => {
+                format!("TumblingProcessingTimeWindows.of({})", duration(*size))
+            }
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                format!("TumblingProcessingTimeWindows.of({}, {})", duration(*size), duration(*offset))
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => format!(
+                "SlidingProcessingTimeWindows.of({}, {}, {})",
+                duration(*size),
+                duration(*slide),
+                duration(*offset)
+            ),
         }
     }
 
@@ -702,11 +716,10 @@ impl<'a> Gen<'a> {
                         long_lit(e.value),
                         time_suffix("//", e.ts)
                     )),
-                    InputItem::Watermark(wm) => t.line(format!(
-                        "                Event.watermark({}){sep}{}",
-                        long_lit(*wm),
-                        time_suffix("//", *wm)
-                    )),
+                    InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
+                        let wm = item.watermark().unwrap_or(i64::MIN);
+                        t.line(format!("                Event.watermark({}){sep}{}", long_lit(wm), time_suffix("//", wm)))
+                    }
                 }
             }
         }

@@ -278,9 +278,10 @@ impl<'a> Gen<'a> {
                     e.value,
                     time_suffix(" #", e.ts)
                 )),
-                InputItem::Watermark(wm) => {
-                    t.line(format!("    # watermark {} (scripted; PyFlink cannot emit it)", time_comment(*wm)))
-                }
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => t.line(format!(
+                    "    # watermark {} (scripted; PyFlink cannot emit it)",
+                    time_comment(item.watermark().unwrap_or(i64::MIN))
+                )),
             }
         }
         t.line("]");
@@ -428,6 +429,10 @@ impl<'a> Gen<'a> {
                 "DynamicEventTimeSessionWindows.with_dynamic_gap(GapPerKey())".into()
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => "GlobalWindows.create()".into(),
+            AssignerSpec::TumblingProcessing { size, .. } => format!("TumblingProcessingTimeWindows.of({})", time(*size)),
+            AssignerSpec::SlidingProcessing { size, slide, .. } => {
+                format!("SlidingProcessingTimeWindows.of({}, {})", time(*size), time(*slide))
+            }
         }
     }
 

@@ -120,6 +120,13 @@ impl<'a> Gen<'a> {
                 ));
                 Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*default_gap)))
             }
+            AssignerSpec::TumblingProcessing { size, .. } | AssignerSpec::SlidingProcessing { size, .. } => {
+                caveats.push(format!(
+                    "Processing-time windows ({}) have no event-time TVF form; the nearest SQL uses a PROCTIME() column, which this query does not model.",
+                    human_duration(*size)
+                ));
+                None
+            }
             AssignerSpec::Global | AssignerSpec::GlobalEos => {
                 caveats.push(
                     "GlobalWindows has no window TVF. The nearest SQL is a plain GROUP BY `key`, an updating (not append-only) result per key, shown below.".into(),
@@ -278,9 +285,10 @@ impl<'a> Gen<'a> {
                             if i == last { ";" } else { "," },
                             time_suffix(" --", e.ts)
                         )),
-                        InputItem::Watermark(wm) => {
-                            t.line(format!("  -- watermark {} (scripted; not expressible)", time_comment(*wm)))
-                        }
+                        InputItem::Watermark(_) | InputItem::SourceWatermark(_) => t.line(format!(
+                            "  -- watermark {} (scripted; not expressible)",
+                            time_comment(item.watermark().unwrap_or(i64::MIN))
+                        )),
                     }
                 }
             }
