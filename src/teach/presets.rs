@@ -59,7 +59,7 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 /// The preset files, in the order a course reads them (the UI's menu order).
-const FILES: [(&str, &str); 10] = [
+const FILES: [(&str, &str); 15] = [
     ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
     ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
     ("lab-6-3", include_str!("../../assets/presets/lab-6-3.json")),
@@ -70,6 +70,11 @@ const FILES: [(&str, &str); 10] = [
     ("time-windows-events-1-7", include_str!("../../assets/presets/time-windows-events-1-7.json")),
     ("count-trigger", include_str!("../../assets/presets/count-trigger.json")),
     ("early-firing-duplicates", include_str!("../../assets/presets/early-firing-duplicates.json")),
+    ("lab-6-4", include_str!("../../assets/presets/lab-6-4.json")),
+    ("lab-6-4-no-ttl", include_str!("../../assets/presets/lab-6-4-no-ttl.json")),
+    ("quiet-night-stall", include_str!("../../assets/presets/quiet-night-stall.json")),
+    ("quiet-night-idleness", include_str!("../../assets/presets/quiet-night-idleness.json")),
+    ("slowest-partition", include_str!("../../assets/presets/slowest-partition.json")),
 ];
 
 /// The ids of all presets, in menu order (cheap: no parsing).

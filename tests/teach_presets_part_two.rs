@@ -1,0 +1,105 @@
+//! The course presets that need the engine's part two (process-function timers, processing-
+//! time TTL, partitions and idleness) reach the outcome their course text documents. The
+//! mechanisms themselves are checked against real Flink in `tests/flink_ext_parity.rs`.
+
+use tidemark::engine::{Output, Run, TraceKind, run};
+use tidemark::teach::presets;
+
+const T10: i64 = 1_767_261_600_000;
+const T22: i64 = 1_767_304_800_000;
+
+fn preset_run(id: &str) -> (tidemark::teach::presets::Preset, Run) {
+    let p = presets::by_id(id).unwrap_or_else(|| panic!("preset {id} does not load"));
+    let r = run(&p.scenario);
+    (p, r)
+}
+
+fn process_records(r: &Run) -> Vec<(String, &'static str)> {
+    r.outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Process(p) => Some((r.key_name(p.key).to_string(), p.kind)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn windows_fired(r: &Run) -> Vec<(i64, i64, u64, usize)> {
+    r.outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Fire(f) => f.window.time_window().map(|w| (w.start, w.end, f.count, f.step)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lab 6.4: the 10-minute processing-time TTL expires r1's open request during the watermark
+/// stall, so its completion is dropped (never billed) and its timer finds nothing; r3 is
+/// abandoned once, at 10:05.
+#[test]
+fn lab_6_4_ttl_loses_the_completion() {
+    let (_, r) = preset_run("lab-6-4");
+    assert_eq!(process_records(&r), vec![("r2".into(), "completed"), ("r3".into(), "abandoned")]);
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::StateExpired { .. })));
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::Dropped { id: 4, .. })));
+    let abandoned: Vec<i64> =
+        r.outputs.iter().filter_map(|o| if let Output::Process(p) = o { Some(p.ts) } else { None }).collect();
+    assert_eq!(abandoned, vec![T10 + 60_000, T10 + 300_000]);
+}
+
+/// Without the short TTL, r1's completion is billed and its timer deleted; only r3 is abandoned.
+#[test]
+fn lab_6_4_without_ttl_bills_r1() {
+    let (_, r) = preset_run("lab-6-4-no-ttl");
+    assert_eq!(
+        process_records(&r),
+        vec![("r2".into(), "completed"), ("r1".into(), "completed"), ("r3".into(), "abandoned")]
+    );
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::TimerDeleted { time, .. } if time == T10 + 300_000)));
+}
+
+/// The quiet night: apac's single event pins the watermark minimum; no window ever fires.
+#[test]
+fn quiet_night_outputs_nothing() {
+    let (_, r) = preset_run("quiet-night-stall");
+    assert!(r.outputs.is_empty(), "{:?}", r.outputs);
+    assert_eq!(r.watermark_after_step.last().copied(), Some(T22 + 2_000 - 5_000 - 1));
+    assert!(!r.trace.iter().any(|e| matches!(e.kind, TraceKind::PartitionIdle { .. })));
+}
+
+/// withIdleness(10 s): apac goes idle, the watermark follows eu, and both full minutes fire.
+#[test]
+fn idleness_releases_the_quiet_night() {
+    let (_, r) = preset_run("quiet-night-idleness");
+    let idle: Vec<(u32, i64)> = r
+        .trace
+        .iter()
+        .filter_map(|e| if let TraceKind::PartitionIdle { partition, at } = e.kind { Some((partition, at)) } else { None })
+        .collect();
+    // eu sends every 5 s, so only apac goes idle.
+    assert_eq!(idle.len(), 1, "{idle:?}");
+    assert_eq!(idle[0].0, 1);
+    assert!(idle[0].1 > 2_000 + 10_000, "idle only after 10 s without events: {idle:?}");
+    let fired: Vec<(i64, i64, u64)> = windows_fired(&r).into_iter().map(|(s, e, c, _)| (s, e, c)).collect();
+    assert_eq!(fired, vec![(T22, T22 + 60_000, 12), (T22 + 60_000, T22 + 120_000, 12)]);
+}
+
+/// The minute fires when the slow partition's watermark passes its end, not the fast one's.
+#[test]
+fn the_slowest_partition_sets_the_pace() {
+    let (p, r) = preset_run("slowest-partition");
+    let fired = windows_fired(&r);
+    let (start, _, _, step) = fired[0];
+    assert_eq!(start, T10);
+    // The element that fired it is the slow partition's (partition 1) element at 10:01:00.
+    let tidemark::engine::InputItem::Element(e) = &p.scenario.input[step] else { panic!("not an element") };
+    assert_eq!((e.partition, e.ts), (1, T10 + 60_000));
+    // The fast partition had passed 10:01:00 three elements earlier.
+    let fast_passed = p
+        .scenario
+        .input
+        .iter()
+        .position(|i| matches!(i, tidemark::engine::InputItem::Element(e) if e.partition == 0 && e.ts >= T10 + 60_000));
+    assert!(fast_passed.is_some_and(|f| f < step));
+}
