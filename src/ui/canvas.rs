@@ -89,13 +89,21 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let height = if s.two_d { two_d_height(s) } else { layout.height };
     let scale = s.scale;
     let svg_ref = use_node_ref();
+    // The canvas' page position, taken when a drag starts: reading it on every move would
+    // force a layout of the whole document per frame.
+    let origin = use_mut_ref(|| (0.0f64, 0.0f64));
 
     let onpointerdown = {
         let state = state.clone();
         let svg_ref = svg_ref.clone();
+        let origin = origin.clone();
         Callback::from(move |e: PointerEvent| {
             if e.button() != 0 {
                 return;
+            }
+            if let Some(el) = svg_ref.cast::<DomElement>() {
+                let r = el.get_bounding_client_rect();
+                *origin.borrow_mut() = (r.left(), r.top());
             }
             let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
             let what = match drag_target(&e) {
@@ -115,12 +123,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
     let onpointermove = {
         let state = state.clone();
-        let svg_ref = svg_ref.clone();
+        let origin = origin.clone();
         Callback::from(move |e: PointerEvent| {
             if !dragging {
                 return;
             }
-            let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
+            let x = (f64::from(e.client_x()) - origin.borrow().0) / scale;
             state.dispatch(Action::DragMove { px: x, millis: millis_from_px_f64(&vp, x) });
         })
     };
@@ -318,93 +326,124 @@ fn windows(s: &AppState) -> Html {
     let n_fx = s.scene.effects.len();
     let items = view.windows.iter().enumerate().filter_map(|(wi, w)| {
         let lane = s.layout.lane_of_key(w.key)?;
-        let key_name = s.run.key_name(w.key).to_string();
         let merged = matches!(w.state, WindowState::Merged { .. });
         let row = if merged { 0 } else { s.layout.row_of(w.key, &w.window) };
-        let y = lane.row_y(row);
-        let h = dims::WINDOW_ROW - 4.0;
-        let (x0, x1, start, end) = match w.window {
-            Window::Global => (-2.0, vp.width_px + 2.0, String::new(), String::new()),
+        let (x0, x1, bounds) = match w.window {
+            Window::Global => (-2.0, vp.width_px + 2.0, None),
             Window::Time(tw) => {
                 let x1 = if tw.end >= tw.start { x_of(vp, tw.end) } else { vp.width_px + 2.0 };
-                (x_of(vp, tw.start), x1, tw.start.to_string(), tw.end.to_string())
+                (x_of(vp, tw.start), x1, Some((tw.start, tw.end)))
             }
         };
         let width = (x1 - x0 - 1.0).max(2.0);
+        let last = s.scene.last_fire.get(wi).copied().flatten();
         let label = match w.state {
             WindowState::Merged { .. } => String::new(),
             WindowState::CleanedUp => "cleaned up".to_string(),
             _ => {
-                let result = result_text(&s.scenario, &s.run, s.scene.last_fire.get(wi).copied().flatten());
                 let n = w.contents.len();
-                let has_result = s.scene.last_fire.get(wi).copied().flatten().is_some();
-                match (width, has_result) {
-                    (w, true) if w > 150.0 => format!("{n} in state · {result}"),
-                    (w, true) if w > 70.0 => format!("{n} · {result}"),
-                    (w, false) if w > 90.0 => format!("{n} in state"),
+                match (width, last) {
+                    (w, Some(_)) if w > 150.0 => format!("{n} in state · {}", result_text(&s.scenario, &s.run, last)),
+                    (w, Some(_)) if w > 70.0 => format!("{n} · {}", result_text(&s.scenario, &s.run, last)),
+                    (w, None) if w > 90.0 => format!("{n} in state"),
                     _ => n.to_string(),
                 }
             }
         };
-        let hatch = match w.window {
+        let hatch_px = match w.window {
             Window::Time(tw) if lateness > 0 && w.state.is_live() && tw.end > tw.start => {
-                let hx1 = x_of(vp, tw.end.saturating_add(lateness));
-                Some(html! {
-                    <rect class="lateness" x={px(x1)} y={px(y)} width={px((hx1 - x1).max(0.0))} height={px(h)}>
-                        <title>{ format!("allowed lateness: until the cleanup time {}", format_millis(tw.max_timestamp().saturating_add(lateness))) }</title>
-                    </rect>
-                })
+                Some((x_of(vp, tw.end.saturating_add(lateness)) - x1).max(0.0))
             }
             _ => None,
         };
-        let born = s.animate
-            .then(|| s.scene.effect_order(|e| matches!(e, Effect::WindowCreated { key, window } if *key == w.key && *window == w.window)))
-            .flatten();
-        let fired = s.animate
-            .then(|| s.scene.effect_order(|e| matches!(e, Effect::Fired { key, window, .. } if *key == w.key && *window == w.window)))
-            .flatten();
+        let order = |f: &dyn Fn(&Effect) -> bool| s.animate.then(|| s.scene.effect_order(f)).flatten();
+        let born = order(&|e| matches!(e, Effect::WindowCreated { key, window } if *key == w.key && *window == w.window));
+        let fired = order(&|e| matches!(e, Effect::Fired { key, window, .. } if *key == w.key && *window == w.window));
         let merging = s.animate && merged && w.ended_step.is_some_and(|e| e + 1 == view.step);
-        let class = classes!(
-            "window",
-            format!("state-{}", w.state.label()),
-            born.is_some().then_some("born"),
-            merging.then_some("merging"),
-        );
-        let style = born.map(|o| delay_style(o, n_fx, s.speed)).unwrap_or_default();
         let fill = w.contents.len() as f64 / max_contents as f64;
-        let title = format!(
-            "key {} window {} — {} · {} element(s) in state · {} firing(s)",
-            key_name,
-            match w.window {
-                Window::Global => "GlobalWindow".to_string(),
-                Window::Time(tw) => format!("[{}, {})", format_millis(tw.start), format_millis(tw.end)),
-            },
-            w.state.label(),
-            w.contents.len(),
-            w.firings
-        );
+        let key = format!("{}:{:?}:{}", w.key, bounds, merged);
         Some(html! {
-            <g {class} {style} key={format!("{}:{}:{}:{}", w.key, start, end, merged)}
-               data-testid="window" data-key={key_name} data-start={start} data-end={end}
-               data-state={w.state.label()} data-count={w.contents.len().to_string()}>
-                { hatch.unwrap_or_default() }
-                <rect class="band" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" />
-                if w.state.is_live() {
-                    <rect class="statebar" x={px(x0)} y={px(y + h - 4.0)} width={px(width)} height="3"
-                          style={format!("transform: scaleX({fill:.3})")} />
-                }
-                if fired.is_some() {
-                    <rect class="fx-pulse" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3"
-                          style={delay_style(fired.unwrap_or(0), n_fx, s.speed)} />
-                }
-                if !label.is_empty() {
-                    <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ label }</text>
-                }
-                <title>{ title }</title>
-            </g>
+            <WindowBand {key} key_name={AttrValue::from(s.run.key_name(w.key).to_string())} bounds={bounds}
+                state={w.state.label()} live={w.state.is_live()} count={w.contents.len()} firings={w.firings}
+                label={AttrValue::from(label)} x0={x0} width={width} y={lane.row_y(row)} hatch_px={hatch_px} lateness={lateness}
+                fill={(fill * 1000.0).round() / 1000.0} merging={merging}
+                born={born.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))}
+                pulse={fired.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))} />
         })
     });
     html! { <g class="windows">{ for items }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct WindowBandProps {
+    key_name: AttrValue,
+    /// `None`: the global window.
+    bounds: Option<(Millis, Millis)>,
+    state: &'static str,
+    live: bool,
+    count: usize,
+    firings: u32,
+    label: AttrValue,
+    x0: f64,
+    width: f64,
+    y: f64,
+    /// Width of the allowed-lateness extension, when drawn.
+    hatch_px: Option<f64>,
+    lateness: Millis,
+    /// Contents relative to the fullest window (the state bar).
+    fill: f64,
+    merging: bool,
+    /// Animation delays: the window fades in / pulses (fires) in the step just taken.
+    born: Option<AttrValue>,
+    pulse: Option<AttrValue>,
+}
+
+/// One window band. A component so that a drag re-renders only the windows that changed.
+#[component]
+fn WindowBand(p: &WindowBandProps) -> Html {
+    let h = dims::WINDOW_ROW - 4.0;
+    let (x0, y, width) = (p.x0, p.y, p.width);
+    let (start, end) = p.bounds.map_or((String::new(), String::new()), |(a, b)| (a.to_string(), b.to_string()));
+    let class = classes!(
+        "window",
+        format!("state-{}", p.state),
+        p.born.is_some().then_some("born"),
+        p.merging.then_some("merging"),
+    );
+    let title = format!(
+        "key {} window {} — {} · {} element(s) in state · {} firing(s)",
+        p.key_name,
+        p.bounds.map_or("GlobalWindow".to_string(), |(a, b)| format!("[{}, {})", format_millis(a), format_millis(b))),
+        p.state,
+        p.count,
+        p.firings
+    );
+    let hatch = match (p.hatch_px, p.bounds) {
+        (Some(w), Some((_, end))) => html! {
+            <rect class="lateness" x={px(x0 + width + 1.0)} y={px(y)} width={px(w)} height={px(h)}>
+                <title>{ format!("allowed lateness: until the cleanup time {}", format_millis(end.wrapping_sub(1).saturating_add(p.lateness))) }</title>
+            </rect>
+        },
+        _ => Html::default(),
+    };
+    html! {
+        <g {class} style={p.born.clone()} data-testid="window" data-key={p.key_name.clone()} data-start={start} data-end={end}
+           data-state={p.state} data-count={p.count.to_string()}>
+            { hatch }
+            <rect class="band" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" />
+            if p.live {
+                <rect class="statebar" x={px(x0)} y={px(y + h - 4.0)} width={px(width)} height="3"
+                      style={format!("transform: scaleX({:.3})", p.fill)} />
+            }
+            if let Some(pulse) = p.pulse.clone() {
+                <rect class="fx-pulse" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" style={pulse} />
+            }
+            if !p.label.is_empty() {
+                <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ p.label.clone() }</text>
+            }
+            <title>{ title }</title>
+        </g>
+    }
 }
 
 fn timers(s: &AppState) -> Html {
@@ -418,40 +457,72 @@ fn timers(s: &AppState) -> Html {
         }
         let lane = s.layout.lane_of_key(t.key)?;
         let x = if t.time == LONG_MAX { vp.width_px - 8.0 } else { x_of(vp, t.time) };
-        let y = lane.timer_y();
         let kind = match (t.purpose.trigger, t.purpose.cleanup) {
             (true, true) => "both",
             (true, false) => "trigger",
             _ => "cleanup",
         };
-        let flash = s.animate
-            && t.status == TimerStatus::Fired
-            && s.scene.effects.iter().any(|e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time));
-        let order = s.scene.effect_order(|e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time));
-        let born = s.animate && t.status == TimerStatus::Registered
-            && s.scene.effects.iter().any(|e| matches!(e, Effect::TimerRegistered { key, time } if *key == t.key && *time == t.time));
-        let class = classes!("timer", format!("timer-{kind}"), format!("status-{}", t.status.label()), born.then_some("born"));
-        let glyph = match kind {
-            "cleanup" => html! { <rect x="-4" y="-4" width="8" height="8" /> },
-            "both" => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z M -3 2 L 3 2 L 3 6 L -3 6 Z" /> },
-            _ => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z" /> },
-        };
+        let flash = (s.animate && t.status == TimerStatus::Fired)
+            .then(|| {
+                s.scene
+                    .effect_order(|e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time))
+            })
+            .flatten();
+        let born = s.animate
+            && t.status == TimerStatus::Registered
+            && s.scene
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::TimerRegistered { key, time } if *key == t.key && *time == t.time));
         Some(html! {
-            <g {class} key={format!("t{}:{}", t.key, t.time)} data-testid="timer" data-time={t.time.to_string()}
-               data-purpose={t.purpose.label()} data-status={t.status.label()}
-               transform={format!("translate({},{})", px(x), px(y))}>
-                { glyph }
-                if t.status == TimerStatus::Deleted {
-                    <line class="strike" x1="-6" y1="-6" x2="6" y2="6" />
-                }
-                if flash {
-                    <circle class="fx-flash" r="9" style={delay_style(order.unwrap_or(0), n_fx, s.speed)} />
-                }
-                <title>{ format!("{} timer at {} — {}", t.purpose.label(), format_millis(t.time), t.status.label()) }</title>
-            </g>
+            <TimerGlyph key={format!("t{}:{}", t.key, t.time)} time={t.time} kind={kind} purpose={t.purpose.label()}
+                status={t.status} x={(x * 10.0).round() / 10.0} y={lane.timer_y()} born={born}
+                flash={flash.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))} />
         })
     });
     html! { <g class="timers">{ for items }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct TimerProps {
+    time: Millis,
+    kind: &'static str,
+    purpose: &'static str,
+    status: TimerStatus,
+    x: f64,
+    y: f64,
+    born: bool,
+    flash: Option<AttrValue>,
+}
+
+/// A timer glyph: ▼ trigger timer, ■ cleanup timer; outlined when registered, filled when
+/// fired, struck through when deleted.
+#[component]
+fn TimerGlyph(p: &TimerProps) -> Html {
+    let class = classes!(
+        "timer",
+        format!("timer-{}", p.kind),
+        format!("status-{}", p.status.label()),
+        p.born.then_some("born")
+    );
+    let glyph = match p.kind {
+        "cleanup" => html! { <rect x="-4" y="-4" width="8" height="8" /> },
+        "both" => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z M -3 2 L 3 2 L 3 6 L -3 6 Z" /> },
+        _ => html! { <path d="M -5 -5 L 5 -5 L 0 4 Z" /> },
+    };
+    html! {
+        <g {class} data-testid="timer" data-time={p.time.to_string()} data-purpose={p.purpose}
+           data-status={p.status.label()} transform={format!("translate({},{})", px(p.x), px(p.y))}>
+            { glyph }
+            if p.status == TimerStatus::Deleted {
+                <line class="strike" x1="-6" y1="-6" x2="6" y2="6" />
+            }
+            if let Some(style) = p.flash.clone() {
+                <circle class="fx-flash" r="9" {style} />
+            }
+            <title>{ format!("{} timer at {} — {}", p.purpose, format_millis(p.time), p.status.label()) }</title>
+        </g>
+    }
 }
 
 fn outcome_class(o: Option<ElementOutcome>) -> &'static str {
@@ -495,34 +566,59 @@ fn marbles(s: &AppState) -> Html {
         let n = stack.entry((lane_ix, (x / 6.0).round() as i64)).or_insert(0);
         let y = lane.marble_y() - f64::from((*n).min(2)) * 7.0;
         *n += 1;
-        let outcome = view.elements.get(ordinal).copied().flatten();
-        let selected = s.selection == Some(i);
-        let arrived = s.animate
+        let arrived = s
+            .animate
             .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
             .flatten();
-        let class = classes!(
-            "marble",
-            outcome_class(outcome),
-            selected.then_some("selected"),
-            arrived.is_some().then_some("arrive"),
-        );
-        let style = arrived.map(|o| delay_style(o, n_fx, s.speed)).unwrap_or_default();
-        let dropped = matches!(outcome, Some(ElementOutcome::Dropped { .. }));
         Some(html! {
-            <g {class} {style} key={format!("m{i}")} data-testid="element" data-id={e.id.to_string()} data-key={e.key.clone()}
-               data-ts={e.ts.to_string()} data-index={i.to_string()} data-outcome={outcome.map_or("not-arrived", |o| o.label())}
-               data-drag={format!("e:{i}")} transform={format!("translate({},{})", px(x), px(y))}>
-                <circle class="hit" r={px(dims::MARBLE_R + 5.0)} />
-                <circle class="body" r={px(dims::MARBLE_R)} />
-                <text class="marble-text" y="4" text-anchor="middle">{ e.id }</text>
-                if dropped {
-                    <path class="cross" d="M -8 -8 L 8 8 M 8 -8 L -8 8" />
-                }
-                <title>{ format!("element {} · key {} · ts {} · value {} — {}", e.id, e.key, format_millis(e.ts), e.value, outcome_text(outcome)) }</title>
-            </g>
+            <Marble key={i} index={i} id={e.id} key_name={AttrValue::from(e.key.clone())} ts={e.ts} value={e.value}
+                x={(x * 10.0).round() / 10.0} y={y}
+                outcome={view.elements.get(ordinal).copied().flatten()}
+                selected={s.selection == Some(i)}
+                anim={arrived.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))} />
         })
     });
     html! { <g class="marbles">{ for items }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct MarbleProps {
+    index: usize,
+    id: i64,
+    key_name: AttrValue,
+    ts: Millis,
+    value: i64,
+    x: f64,
+    y: f64,
+    outcome: Option<ElementOutcome>,
+    selected: bool,
+    /// The arrival animation's delay, when it arrived in the step just taken.
+    anim: Option<AttrValue>,
+}
+
+/// One element. A component so that a drag re-renders only the marbles whose props changed.
+#[component]
+fn Marble(p: &MarbleProps) -> Html {
+    let class = classes!(
+        "marble",
+        outcome_class(p.outcome),
+        p.selected.then_some("selected"),
+        p.anim.is_some().then_some("arrive"),
+    );
+    let dropped = matches!(p.outcome, Some(ElementOutcome::Dropped { .. }));
+    html! {
+        <g {class} style={p.anim.clone()} data-testid="element" data-id={p.id.to_string()} data-key={p.key_name.clone()}
+           data-ts={p.ts.to_string()} data-index={p.index.to_string()} data-outcome={p.outcome.map_or("not-arrived", |o| o.label())}
+           data-drag={format!("e:{}", p.index)} transform={format!("translate({},{})", px(p.x), px(p.y))}>
+            <circle class="hit" r={px(dims::MARBLE_R + 5.0)} />
+            <circle class="body" r={px(dims::MARBLE_R)} />
+            <text class="marble-text" y="4" text-anchor="middle">{ p.id }</text>
+            if dropped {
+                <path class="cross" d="M -8 -8 L 8 8 M 8 -8 L -8 8" />
+            }
+            <title>{ format!("element {} · key {} · ts {} · value {} — {}", p.id, p.key_name, format_millis(p.ts), p.value, outcome_text(p.outcome)) }</title>
+        </g>
+    }
 }
 
 /// Transient shapes for the step just taken: elements flying into their windows, firings
@@ -594,16 +690,16 @@ fn watermark(s: &AppState, height: f64) -> Html {
         Some(Drag::Watermark { target: WatermarkTarget::Item(i) }) => Some(i),
         _ => s
             .selection
-            .filter(|i| matches!(s.scenario.input.get(*i), Some(InputItem::Watermark(_))))
+            .filter(|i| s.scenario.input.get(*i).and_then(InputItem::watermark).is_some())
             .or(s.scene.wm_item),
     };
-    let ghost = item.and_then(|i| match s.scenario.input.get(i) {
-        Some(InputItem::Watermark(v)) if *v != wm && *v != LONG_MAX && *v != LONG_MIN => {
-            let gx = x_of(vp, *v);
+    let ghost = item.and_then(|i| match s.scenario.input.get(i).and_then(InputItem::watermark) {
+        Some(v) if v != wm && v != LONG_MAX && v != LONG_MIN => {
+            let gx = x_of(vp, v);
             Some(html! {
                 <g class="wm-ghost" data-testid="watermark-item" data-wm={v.to_string()}>
                     <line x1={px(gx)} x2={px(gx)} y1={px(top)} y2={px(height)} />
-                    <text x={px(gx + 4.0)} y={px(height - 6.0)}>{ format!("item #{} wm {}", i + 1, format_millis(*v)) }</text>
+                    <text x={px(gx + 4.0)} y={px(height - 6.0)}>{ format!("item #{} wm {}", i + 1, format_millis(v)) }</text>
                 </g>
             })
         }

@@ -21,6 +21,9 @@ pub enum AssignerChoice {
     DynamicSession,
     Global,
     GlobalEos,
+    /// Processing-time windows: only loaded from a scenario; edits keep them processing-time.
+    TumblingProcessing,
+    SlidingProcessing,
 }
 
 impl AssignerChoice {
@@ -40,7 +43,24 @@ impl AssignerChoice {
             AssignerChoice::DynamicSession => "dynamic_session",
             AssignerChoice::Global => "global",
             AssignerChoice::GlobalEos => "global_eos",
+            AssignerChoice::TumblingProcessing => "tumbling_processing",
+            AssignerChoice::SlidingProcessing => "sliding_processing",
         }
+    }
+
+    /// Whether the assigner has a size (and an offset).
+    pub fn is_sized(&self) -> bool {
+        matches!(
+            self,
+            AssignerChoice::Tumbling
+                | AssignerChoice::Sliding
+                | AssignerChoice::TumblingProcessing
+                | AssignerChoice::SlidingProcessing
+        )
+    }
+
+    pub fn is_sliding(&self) -> bool {
+        matches!(self, AssignerChoice::Sliding | AssignerChoice::SlidingProcessing)
     }
 
     pub fn from_value(v: &str) -> Option<AssignerChoice> {
@@ -51,6 +71,8 @@ impl AssignerChoice {
             AssignerChoice::DynamicSession,
             AssignerChoice::Global,
             AssignerChoice::GlobalEos,
+            AssignerChoice::TumblingProcessing,
+            AssignerChoice::SlidingProcessing,
         ]
         .into_iter()
         .find(|c| c.value() == v)
@@ -266,6 +288,17 @@ impl ConfigDraft {
             }
             AssignerSpec::Global => d.assigner = AssignerChoice::Global,
             AssignerSpec::GlobalEos => d.assigner = AssignerChoice::GlobalEos,
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                d.assigner = AssignerChoice::TumblingProcessing;
+                d.size = num(*size);
+                d.offset = num(*offset);
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                d.assigner = AssignerChoice::SlidingProcessing;
+                d.size = num(*size);
+                d.slide = num(*slide);
+                d.offset = num(*offset);
+            }
         }
         d.set_watermarks_from(s.watermarks);
         match s.trigger.base {
@@ -386,6 +419,14 @@ impl ConfigDraft {
             }
             AssignerChoice::Global => AssignerSpec::Global,
             AssignerChoice::GlobalEos => AssignerSpec::GlobalEos,
+            AssignerChoice::TumblingProcessing => {
+                AssignerSpec::TumblingProcessing { size: get(Field::Size), offset: get(Field::Offset) }
+            }
+            AssignerChoice::SlidingProcessing => AssignerSpec::SlidingProcessing {
+                size: get(Field::Size),
+                slide: get(Field::Slide),
+                offset: get(Field::Offset),
+            },
         };
         let allowed_lateness = if self.lateness.trim().is_empty() { None } else { Some(get(Field::Lateness)) };
         let watermarks = match self.watermarks {

@@ -5,6 +5,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element as DomElement, HtmlInputElement, HtmlSelectElement, PointerEvent};
 use yew::prelude::*;
 
+use crate::engine::Millis;
 use crate::engine::scenario::InputItem;
 use crate::engine::time::format_millis;
 
@@ -69,7 +70,9 @@ pub fn Playback(props: &ControlsProps) -> Html {
     } else {
         match s.scenario.input.get(step - 1) {
             Some(InputItem::Element(e)) => format!("element {} (key {}, ts {})", e.id, e.key, format_millis(e.ts)),
-            Some(InputItem::Watermark(w)) => format!("watermark item {}", format_millis(*w)),
+            Some(item @ (InputItem::Watermark(_) | InputItem::SourceWatermark(_))) => {
+                format!("watermark item {}", format_millis(item.watermark().unwrap_or(0)))
+            }
             None => String::new(),
         }
     };
@@ -99,6 +102,62 @@ pub fn Playback(props: &ControlsProps) -> Html {
                 </select>
             </label>
         </div>
+    }
+}
+
+#[derive(Clone, PartialEq)]
+enum ChipItem {
+    Element { id: i64, key: AttrValue, ts: Millis, value: i64 },
+    Watermark(Millis),
+}
+
+#[derive(Properties, PartialEq)]
+struct ChipProps {
+    index: usize,
+    item: ChipItem,
+    outcome: &'static str,
+    done: bool,
+    current: bool,
+    selected: bool,
+    lifted: bool,
+    target: bool,
+}
+
+/// One input item in processing order, with its step number.
+#[component]
+fn Chip(p: &ChipProps) -> Html {
+    let i = p.index;
+    let (label, sub, kind, title) = match &p.item {
+        ChipItem::Element { id, key, ts, value } => (
+            format!("e{id}"),
+            key.to_string(),
+            "chip-element",
+            format!("step {}: element {id} key {key} ts {} value {value}", i + 1, format_millis(*ts)),
+        ),
+        ChipItem::Watermark(w) => (
+            "WM".to_string(),
+            format_millis(*w),
+            "chip-watermark",
+            format!("step {}: watermark item {}", i + 1, format_millis(*w)),
+        ),
+    };
+    let class = classes!(
+        "chip",
+        kind,
+        format!("outcome-{}", p.outcome),
+        p.done.then_some("done"),
+        p.current.then_some("current"),
+        p.selected.then_some("selected"),
+        p.lifted.then_some("lifted"),
+        p.target.then_some("drop-target"),
+    );
+    html! {
+        <li {class} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
+            data-step={(i + 1).to_string()} {title}>
+            <span class="chip-step">{ format!("#{}", i + 1) }</span>
+            <span class="chip-label">{ label }</span>
+            <span class="chip-sub">{ sub }</span>
+        </li>
     }
 }
 
@@ -169,37 +228,22 @@ pub fn ArrivalStrip(props: &ControlsProps) -> Html {
     };
     let view = &s.scene.view;
     let chips = s.scenario.input.iter().enumerate().map(|(i, item)| {
-        let done = i < s.step;
-        let current = i + 1 == s.step;
-        let (label, sub, kind, outcome) = match item {
+        let (item, outcome) = match item {
             InputItem::Element(e) => {
                 let ordinal = s.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
                 let outcome = ordinal.and_then(|o| view.elements.get(o).copied().flatten());
-                (format!("e{}", e.id), e.key.clone(), "chip-element", outcome.map_or("not-arrived", |o| o.label()))
+                (
+                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.clone()), ts: e.ts, value: e.value },
+                    outcome.map_or("not-arrived", |o| o.label()),
+                )
             }
-            InputItem::Watermark(w) => ("WM".to_string(), format_millis(*w), "chip-watermark", "watermark"),
-        };
-        let class = classes!(
-            "chip",
-            kind,
-            format!("outcome-{outcome}"),
-            done.then_some("done"),
-            current.then_some("current"),
-            (s.selection == Some(i)).then_some("selected"),
-            (from == Some(i)).then_some("lifted"),
-            (over == Some(i) && from != Some(i)).then_some("drop-target"),
-        );
-        let title = match item {
-            InputItem::Element(e) => format!("step {}: element {} key {} ts {} value {}", i + 1, e.id, e.key, format_millis(e.ts), e.value),
-            InputItem::Watermark(w) => format!("step {}: watermark item {}", i + 1, format_millis(*w)),
+            InputItem::Watermark(w) | InputItem::SourceWatermark(crate::engine::scenario::Marker { wm: w, .. }) => {
+                (ChipItem::Watermark(*w), "watermark")
+            }
         };
         html! {
-            <li {class} key={i.to_string()} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
-                data-step={(i + 1).to_string()} {title}>
-                <span class="chip-step">{ format!("#{}", i + 1) }</span>
-                <span class="chip-label">{ label }</span>
-                <span class="chip-sub">{ sub }</span>
-            </li>
+            <Chip key={i} index={i} {item} {outcome} done={i < s.step} current={i + 1 == s.step}
+                selected={s.selection == Some(i)} lifted={from == Some(i)} target={over == Some(i) && from != Some(i)} />
         }
     });
     let insert = {

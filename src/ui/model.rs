@@ -101,9 +101,9 @@ impl RunLayout {
                     lane_of_elem.push(lane);
                     widen(e.ts);
                 }
-                InputItem::Watermark(wm) => {
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                     elem_of_input.push(None);
-                    widen(*wm);
+                    widen(item.watermark().unwrap_or(0));
                 }
             }
         }
@@ -258,8 +258,6 @@ pub struct Scene {
     pub wm_item: Option<usize>,
     /// The watermark the input produced (before the end of input's `Long.MAX`).
     pub input_watermark: Millis,
-    /// Trace lines of the step just taken, for the step log.
-    pub log: Vec<String>,
 }
 
 impl Scene {
@@ -275,14 +273,10 @@ impl Scene {
         let last_fire = view.windows.iter().map(|w| last_of.get(&(w.key, w.window)).copied()).collect();
 
         let mut effects = Vec::new();
-        let mut log = Vec::new();
         if step > 0 {
             let from = run.trace.partition_point(|e| e.step < step - 1);
             let to = run.trace.partition_point(|e| e.step < step);
             for ev in run.trace.get(from..to).unwrap_or(&[]) {
-                if log.len() < 200 {
-                    log.push(ev.display(&run.keys).to_string());
-                }
                 let effect = match &ev.kind {
                     TraceKind::ElementArrived { elem, .. } => Effect::Arrived { elem: *elem },
                     TraceKind::ElementAdded { elem, key, window, .. } => {
@@ -316,10 +310,10 @@ impl Scene {
         if scenario.watermarks == WatermarkSpec::Explicit {
             let mut best = LONG_MIN;
             for (i, item) in scenario.input.iter().enumerate().take(step.min(scenario.input.len())) {
-                if let InputItem::Watermark(wm) = item
-                    && (*wm > best || wm_item.is_none())
+                if let Some(wm) = item.watermark()
+                    && (wm > best || wm_item.is_none())
                 {
-                    best = best.max(*wm);
+                    best = best.max(wm);
                     wm_item = Some(i);
                 }
             }
@@ -330,13 +324,29 @@ impl Scene {
         } else {
             run.watermark_after_step.get(input_steps - 1).copied().unwrap_or(LONG_MIN)
         };
-        Scene { view, last_fire, effects, wm_item, input_watermark, log }
+        Scene { view, last_fire, effects, wm_item, input_watermark }
     }
 
     /// Position of the first effect matching `f` in the step's order (for animation delays).
     pub fn effect_order(&self, f: impl Fn(&Effect) -> bool) -> Option<usize> {
         self.effects.iter().position(f)
     }
+}
+
+/// Trace lines of the step that brought the playhead to `step` (the step log; computed only
+/// when the log is shown).
+pub fn step_log(run: &Run, step: usize) -> Vec<String> {
+    if step == 0 {
+        return Vec::new();
+    }
+    let from = run.trace.partition_point(|e| e.step < step - 1);
+    let to = run.trace.partition_point(|e| e.step < step);
+    let events = run.trace.get(from..to).unwrap_or(&[]);
+    let mut lines: Vec<String> = events.iter().take(300).map(|ev| ev.display(&run.keys).to_string()).collect();
+    if events.len() > 300 {
+        lines.push(format!("… and {} more events", events.len() - 300));
+    }
+    lines
 }
 
 /// The window function's result for display: what the function returned last time.
@@ -418,7 +428,7 @@ mod tests {
         let sc = Scene::new(&s, &r, 3);
         assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: true, .. })));
         assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 6");
-        assert!(!sc.log.is_empty());
+        assert!(!step_log(&r, 3).is_empty());
         assert_eq!(Scene::new(&s, &r, 0).effects, vec![]);
     }
 }

@@ -11,7 +11,7 @@ use crate::engine::trace::FiringKind;
 use crate::engine::{Output, Window};
 
 use super::config::{AssignerChoice, ConfigEdit, EvictorChoice, Field, TriggerChoice, WatermarkChoice};
-use super::model::{Effect, result_text};
+use super::model::{Effect, result_text, step_log};
 use super::state::{Action, AppState, Tab};
 
 #[derive(Properties, PartialEq)]
@@ -74,36 +74,16 @@ pub fn OutputList(props: &PanelProps) -> Html {
     for (i, o) in s.run.outputs[..upto].iter().enumerate() {
         match o {
             Output::Fire(f) => {
-                let (start, end) = f.window.bounds();
-                let key = s.run.key_name(f.key).to_string();
-                let ids: Vec<String> = f.ids.iter().map(|i| i.to_string()).collect();
                 let kind = match f.kind {
                     FiringKind::Early => "early",
                     FiringKind::Main => "main",
                     FiringKind::Late => "late",
                 };
-                let result = result_text(&s.scenario, &s.run, Some(i));
-                let contents = if s.scenario.function == WindowFunctionSpec::Process {
-                    format!("[{}]", ids.join(", "))
-                } else {
-                    format!("{} element(s)", f.count)
-                };
-                let class = classes!("output-row", format!("firing-{kind}"), fresh(i).then_some("fresh"));
                 fires.push(html! {
-                    <li {class} key={i.to_string()} data-testid="output-row" data-key={key.clone()}
-                        data-start={start.map(|v| v.to_string()).unwrap_or_default()}
-                        data-end={end.map(|v| v.to_string()).unwrap_or_default()}
-                        data-firing={f.oracle_firing()} data-ids={ids.join(",")}
-                        data-sum={f.sum.to_string()} data-count={f.count.to_string()}>
-                        <span class="row-key">{ key }</span>
-                        <span class="row-window">{ window_text(&f.window) }</span>
-                        <span class={classes!("badge", format!("badge-{kind}"))}>
-                            { match f.kind { FiringKind::Late => "late · updated result", FiringKind::Early => "early", FiringKind::Main => "main" } }
-                        </span>
-                        <span class="row-result">{ result }</span>
-                        <span class="row-ids">{ contents }</span>
-                        <span class="row-wm">{ format!("wm {}", format_millis(f.watermark)) }</span>
-                    </li>
+                    <FireRow key={i} key_name={AttrValue::from(s.run.key_name(f.key).to_string())} window={f.window}
+                        firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
+                        result={AttrValue::from(result_text(&s.scenario, &s.run, Some(i)))}
+                        list={s.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
                 });
             }
             Output::Late { id, key, ts, .. } => {
@@ -120,6 +100,30 @@ pub fn OutputList(props: &PanelProps) -> Html {
                     { format!("Flink error ({}): {}: {}", e.phase, e.class, e.message) }
                 </li>
             }),
+            // A window TVF's final row: one per window, never updated.
+            Output::Tvf(r) => {
+                let key = s.run.key_name(r.key).to_string();
+                let ids: Vec<String> = r.ids.iter().map(|i| i.to_string()).collect();
+                fires.push(html! {
+                    <li class={classes!("output-row", "firing-main", fresh(i).then_some("fresh"))} key={i.to_string()}
+                        data-testid="output-row" data-key={key.clone()} data-start={r.window_start.to_string()}
+                        data-end={r.window_end.to_string()} data-firing="main" data-ids={ids.join(",")}
+                        data-sum={r.sum.to_string()} data-count={r.count.to_string()}>
+                        { format!("{key} [{}, {}) window_time {}: sum {} count {}", format_millis(r.window_start),
+                            format_millis(r.window_end), format_millis(r.window_time), r.sum, r.count) }
+                    </li>
+                });
+            }
+            // A keyed process function's record (completed, abandoned, alert, ok).
+            Output::Process(p) => {
+                let key = s.run.key_name(p.key).to_string();
+                fires.push(html! {
+                    <li class={classes!("output-row", "process-row", fresh(i).then_some("fresh"))} key={i.to_string()}
+                        data-testid="process-row" data-key={key.clone()} data-kind={p.kind}>
+                        { format!("{key}: {} at {}", p.kind, format_millis(p.ts)) }
+                    </li>
+                });
+            }
         }
     }
     let n_fires = fires.len();
@@ -143,6 +147,49 @@ pub fn OutputList(props: &PanelProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct FireRowProps {
+    key_name: AttrValue,
+    window: Window,
+    /// The oracle's `firing`: main for the first call of the window function, late after.
+    firing: &'static str,
+    /// The teaching classification: early, main or late.
+    kind: &'static str,
+    ids: Vec<i64>,
+    sum: i64,
+    count: u64,
+    result: AttrValue,
+    /// Show the element ids (a buffering process function) rather than a count.
+    list: bool,
+    wm: crate::engine::Millis,
+    fresh: bool,
+}
+
+/// One window result, with the `data-*` contract of the end-to-end tests.
+#[component]
+fn FireRow(p: &FireRowProps) -> Html {
+    let (start, end) = p.window.bounds();
+    let ids: Vec<String> = p.ids.iter().map(|i| i.to_string()).collect();
+    let contents = if p.list { format!("[{}]", ids.join(", ")) } else { format!("{} element(s)", p.count) };
+    let class = classes!("output-row", format!("firing-{}", p.kind), p.fresh.then_some("fresh"));
+    html! {
+        <li {class} data-testid="output-row" data-key={p.key_name.clone()}
+            data-start={start.map(|v| v.to_string()).unwrap_or_default()}
+            data-end={end.map(|v| v.to_string()).unwrap_or_default()}
+            data-firing={p.firing} data-ids={ids.join(",")}
+            data-sum={p.sum.to_string()} data-count={p.count.to_string()}>
+            <span class="row-key">{ p.key_name.clone() }</span>
+            <span class="row-window">{ window_text(&p.window) }</span>
+            <span class={classes!("badge", format!("badge-{}", p.kind))}>
+                { match p.kind { "late" => "late · updated result", k => k } }
+            </span>
+            <span class="row-result">{ p.result.clone() }</span>
+            <span class="row-ids">{ contents }</span>
+            <span class="row-wm">{ format!("wm {}", format_millis(p.wm)) }</span>
+        </li>
+    }
+}
+
 #[component]
 pub fn StepLog(props: &PanelProps) -> Html {
     let s: &AppState = &props.state;
@@ -150,7 +197,7 @@ pub fn StepLog(props: &PanelProps) -> Html {
     html! {
         <div class="step-log" data-testid="step-log">
             <h3>{ if step == 0 { "Before the first step".to_string() } else { format!("What step {step} did") } }</h3>
-            <ol class="log">{ for s.scene.log.iter().map(|l| html! { <li>{ l }</li> }) }</ol>
+            <ol class="log">{ for step_log(&s.run, step).into_iter().map(|l| html! { <li>{ l }</li> }) }</ol>
         </div>
     }
 }
@@ -244,19 +291,25 @@ pub fn ConfigPanel(props: &PanelProps) -> Html {
                         if assigner == AssignerChoice::DynamicSession {
                             <option value="dynamic_session" selected=true>{ "session, dynamic gap" }</option>
                         }
+                        if assigner == AssignerChoice::TumblingProcessing {
+                            <option value="tumbling_processing" selected=true>{ "tumbling, processing time" }</option>
+                        }
+                        if assigner == AssignerChoice::SlidingProcessing {
+                            <option value="sliding_processing" selected=true>{ "sliding, processing time" }</option>
+                        }
                     </select>
                     { error(Field::Assigner) }
                 </div>
-                if matches!(assigner, AssignerChoice::Tumbling | AssignerChoice::Sliding) {
+                if assigner.is_sized() {
                     { text(Field::Size, "size", "e.g. 60000 or 1min") }
                 }
-                if assigner == AssignerChoice::Sliding {
+                if assigner.is_sliding() {
                     { text(Field::Slide, "slide", "e.g. 10s") }
                 }
                 if matches!(assigner, AssignerChoice::Session | AssignerChoice::DynamicSession) {
                     { text(Field::Gap, if assigner == AssignerChoice::DynamicSession { "default gap" } else { "gap" }, "e.g. 10s") }
                 }
-                if matches!(assigner, AssignerChoice::Tumbling | AssignerChoice::Sliding) {
+                if assigner.is_sized() {
                     { text(Field::Offset, "offset", "0") }
                 }
             </fieldset>

@@ -449,7 +449,7 @@ impl AppState {
             .enumerate()
             .filter_map(|(i, item)| match item {
                 InputItem::Element(e) => Some((e.ts, i)),
-                InputItem::Watermark(_) => None,
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => None,
             })
             .collect();
         v.sort();
@@ -625,12 +625,12 @@ impl AppState {
                         ts: e.ts.to_string(),
                         error: None,
                     }),
-                    Some(InputItem::Watermark(wm)) => Some(Editor {
+                    Some(item @ (InputItem::Watermark(_) | InputItem::SourceWatermark(_))) => Some(Editor {
                         index,
                         is_watermark: true,
                         key: String::new(),
                         value: String::new(),
-                        ts: wm.to_string(),
+                        ts: item.watermark().unwrap_or(0).to_string(),
                         error: None,
                     }),
                     None => None,
@@ -714,7 +714,7 @@ impl AppState {
                     WatermarkSpec::Explicit => {
                         let selected_wm = self
                             .selection
-                            .filter(|i| matches!(self.scenario.input.get(*i), Some(InputItem::Watermark(_))));
+                            .filter(|i| self.scenario.input.get(*i).and_then(InputItem::watermark).is_some());
                         let index = match selected_wm.or(self.scene.wm_item) {
                             Some(i) => i,
                             // No watermark yet: the drag creates one at the playhead.
@@ -767,10 +767,10 @@ impl AppState {
             }
             Some(Drag::Watermark { target: WatermarkTarget::Item(index) }) => {
                 let wm = saturate(millis);
-                if let Some(item @ InputItem::Watermark(_)) = Rc::make_mut(&mut self.scenario).input.get_mut(index)
-                    && *item != InputItem::Watermark(wm)
+                if self.scenario.input.get(index).and_then(InputItem::watermark).is_some_and(|old| old != wm)
+                    && let Some(item) = Rc::make_mut(&mut self.scenario).input.get_mut(index)
                 {
-                    *item = InputItem::Watermark(wm);
+                    set_watermark(item, wm);
                     self.rerun();
                 }
             }
@@ -804,14 +804,14 @@ impl AppState {
                 self.commit();
             }
             Some(Drag::Watermark { target: WatermarkTarget::Item(index) }) => {
-                if let Some(item) = Rc::make_mut(&mut self.scenario).input.get_mut(index)
-                    && let InputItem::Watermark(wm) = *item
+                if let Some(wm) = self.scenario.input.get(index).and_then(InputItem::watermark)
                     && wm != LONG_MAX
                     && wm != LONG_MIN
+                    && let Some(item) = Rc::make_mut(&mut self.scenario).input.get_mut(index)
                 {
                     // Snap so that end-1 stays reachable: round to the unit, minus one when the
                     // pointer was just left of a unit boundary.
-                    *item = InputItem::Watermark(snap_watermark(wm, unit));
+                    set_watermark(item, snap_watermark(wm, unit));
                 }
                 self.commit();
             }
@@ -841,6 +841,7 @@ impl AppState {
         match Rc::make_mut(&mut self.scenario).input.get_mut(index) {
             Some(InputItem::Element(e)) => e.ts = shift(e.ts),
             Some(InputItem::Watermark(wm)) => *wm = shift(*wm),
+            Some(InputItem::SourceWatermark(m)) => m.wm = shift(m.wm),
             None => return,
         }
         self.commit();
@@ -855,7 +856,8 @@ impl AppState {
             snap(saturate((self.viewport.start_millis + self.viewport.end_millis) / 2.0), self.snap_unit())
         });
         let id = self.scenario.elements().map(|e| e.id).max().map_or(1, |m| m.saturating_add(1));
-        let index = self.insert_at_playhead(InputItem::Element(Element { id, key, ts, value: 1 }));
+        let index =
+            self.insert_at_playhead(InputItem::Element(Element { id, key, ts, value: 1, ..Element::default() }));
         self.selection = Some(index);
         self.menu = None;
         self.commit();
@@ -899,8 +901,8 @@ impl AppState {
             }
         };
         if ed.is_watermark {
-            if let Some(item @ InputItem::Watermark(_)) = Rc::make_mut(&mut self.scenario).input.get_mut(ed.index) {
-                *item = InputItem::Watermark(ts);
+            if let Some(item) = Rc::make_mut(&mut self.scenario).input.get_mut(ed.index) {
+                set_watermark(item, ts);
             }
         } else {
             let key = ed.key.trim().to_string();
@@ -976,6 +978,15 @@ impl AppState {
 impl PartialEq for AppState {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
+    }
+}
+
+/// Sets the value of a watermark item (plain or with its partition); elements are untouched.
+fn set_watermark(item: &mut InputItem, wm: Millis) {
+    match item {
+        InputItem::Watermark(w) => *w = wm,
+        InputItem::SourceWatermark(m) => m.wm = wm,
+        InputItem::Element(_) => {}
     }
 }
 
