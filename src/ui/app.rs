@@ -155,7 +155,7 @@ pub fn App() -> Html {
                 EventListener::new(&w, "hashchange", move |_| {
                     let hash = location_hash();
                     if hash.trim_start_matches('#') != written.borrow().as_str() {
-                        dispatcher.dispatch(Action::Fragment(fragment::parse(&hash)));
+                        dispatcher.dispatch(Action::Fragment(Box::new(fragment::parse(&hash))));
                     }
                 })
             });

@@ -170,7 +170,7 @@ pub enum Action {
         banner: Option<String>,
     },
     /// The URL fragment changed (another link pasted into the same tab).
-    Fragment(Result<Fragment, FragmentError>),
+    Fragment(Box<Result<Fragment, FragmentError>>),
     /// The canvas box's size in CSS px.
     Resize {
         width_px: f64,
@@ -509,7 +509,7 @@ impl AppState {
             }
             Action::Fragment(f) => {
                 self.banners.clear();
-                self.load_fragment(f);
+                self.load_fragment(*f);
             }
             Action::Resize { width_px, height_px } => {
                 if width_px.is_finite() && height_px.is_finite() && width_px >= 50.0 {
