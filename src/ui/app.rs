@@ -19,6 +19,7 @@ use super::controls::{ArrivalStrip, Playback};
 use super::fragment::{self, StepParam};
 use super::panels::SidePanel;
 use super::state::{Action, AppState, EditorField, KeyInput, MenuTarget, PRESETS, is_shortcut};
+use super::teach_state::TeachAction;
 
 impl Reducible for AppState {
     type Action = Action;
@@ -103,7 +104,7 @@ pub fn App() -> Html {
             .and_then(|w| w.inner_width().ok())
             .and_then(|v| v.as_f64())
             .map_or(1000.0, |w| (w - 40.0).max(300.0));
-        AppState::from_fragment(fragment::parse(&location_hash()), width)
+        AppState::from_hash(&location_hash(), width)
     });
     let canvas_box = use_node_ref();
     // The fragment we wrote last: a `hashchange` to it is ours, not a pasted link.
@@ -155,7 +156,7 @@ pub fn App() -> Html {
                 EventListener::new(&w, "hashchange", move |_| {
                     let hash = location_hash();
                     if hash.trim_start_matches('#') != written.borrow().as_str() {
-                        dispatcher.dispatch(Action::Fragment(Box::new(fragment::parse(&hash))));
+                        dispatcher.dispatch(Action::Teach(TeachAction::OpenHash(hash)));
                     }
                 })
             });
@@ -200,11 +201,13 @@ pub fn App() -> Html {
         let step = state.step;
         let steps = state.run.steps;
         let revision = state.revision;
-        use_effect_with((revision, step), move |_| {
+        let teach = state.teach.clone();
+        let teach_key = (teach.mode, teach.quiz.is_some(), teach.preset.as_ref().map(|p| p.id.clone()));
+        use_effect_with((revision, step, teach_key), move |_| {
             let initial = revision == 0 && written.borrow().is_empty();
             if !initial {
-                let param = if step >= steps { StepParam::End } else { StepParam::At(step) };
-                let frag = fragment::encode_z(&scenario, param);
+                // `preset=…` while the preset is untouched, `z=…` otherwise; with the mode.
+                let frag = teach.url_fragment(&scenario, step, steps);
                 if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
                     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
                 }

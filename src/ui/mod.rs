@@ -12,6 +12,7 @@ pub mod fragment;
 pub mod geometry;
 pub mod model;
 pub mod state;
+pub mod teach_state;
 
 pub mod app;
 pub mod canvas;

@@ -17,6 +17,7 @@ use super::config::{ConfigDraft, ConfigEdit, parse_millis};
 use super::fragment::{Fragment, FragmentError, StepParam};
 use super::geometry::{Viewport, saturate, snap, snap_unit_millis};
 use super::model::{RunLayout, Scene};
+use super::teach_state::{TeachAction, TeachState, is_teach_shortcut};
 
 /// Milliseconds one step lasts at 1× speed.
 pub const STEP_MILLIS: f64 = 1200.0;
@@ -131,6 +132,9 @@ pub struct KeyInput {
 
 /// The keys the app handles (the page does not scroll or click on them).
 pub fn is_shortcut(k: &KeyInput) -> bool {
+    if is_teach_shortcut(k) {
+        return true;
+    }
     if k.ctrl {
         return false;
     }
@@ -249,6 +253,8 @@ pub enum Action {
     DismissBanner(usize),
     ShowBanner(String),
     Key(KeyInput),
+    /// Presets, modes, quiz, "why?", sharing and import (`super::teach_state`).
+    Teach(TeachAction),
 }
 
 #[derive(Clone, Debug)]
@@ -289,6 +295,8 @@ pub struct AppState {
     pub help_open: bool,
     /// Bumps on every committed model change (the URL follows it).
     pub revision: u64,
+    /// The teaching layer: preset, mode, quiz, "why?" (kept across loads).
+    pub teach: TeachState,
 }
 
 impl AppState {
@@ -333,6 +341,7 @@ impl AppState {
             tab: Tab::Output,
             help_open: false,
             revision: 0,
+            teach: TeachState::default(),
         }
     }
 
@@ -356,7 +365,9 @@ impl AppState {
         let banners = std::mem::take(&mut self.banners);
         let box_px = self.box_px;
         let (panel_open, speed, two_d, tab) = (self.panel_open, self.speed, self.two_d, self.tab);
+        let teach = std::mem::take(&mut self.teach);
         *self = AppState::with_scenario(scenario, step, width);
+        self.teach = teach;
         self.banners = banners;
         self.tab = tab;
         self.box_px = box_px;
@@ -499,6 +510,13 @@ impl AppState {
 
     /// The reducer.
     pub fn apply(&mut self, action: Action) {
+        // The teaching modes see every action first (lecture keys, the quiz's stops).
+        let Some(action) = self.teach_before(action) else { return };
+        self.apply_action(action);
+        self.teach_after();
+    }
+
+    fn apply_action(&mut self, action: Action) {
         match action {
             Action::Load { scenario, step, banner } => {
                 self.banners.clear();
@@ -671,6 +689,7 @@ impl AppState {
                     self.apply(a);
                 }
             }
+            Action::Teach(a) => self.apply_teach(a),
         }
     }
 
