@@ -1,0 +1,87 @@
+//! The `tidemark` command line: the oracle's JSON lines, `-o DIR`, `--format trace`, and exit
+//! code 2 with a one-line message naming the field for a malformed scenario.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tidemark(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tidemark")).args(args).output().expect("tidemark runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn corpus(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink").join(name).display().to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tidemark-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `tidemark run FILE` prints exactly the golden's lines for a scenario.
+#[test]
+fn run_prints_the_oracle_lines() {
+    let (code, stdout, _) = tidemark(&["run", &corpus("scenarios/tumbling_basic.json")]);
+    assert_eq!(code, 0);
+    let golden = std::fs::read_to_string(corpus("golden/tumbling_basic.jsonl")).expect("golden");
+    let parse = |t: &str| -> Vec<serde_json::Value> { t.lines().map(|l| serde_json::from_str(l).expect("json line")).collect() };
+    assert_eq!(parse(&stdout), parse(&golden));
+}
+
+/// A scenario Flink rejects gives Flink's error line and exit code 0, as the oracle does.
+#[test]
+fn flink_rejections_are_error_lines() {
+    let (code, stdout, _) = tidemark(&["run", &corpus("scenarios/session_gap_zero_rejected.json")]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""out":"error""#) && stdout.contains("EventTimeSessionWindows parameters must satisfy 0 < size"));
+}
+
+/// Malformed input: exit 2, one line on stderr naming the file and the field, no panic.
+#[test]
+fn malformed_scenarios_exit_2_naming_the_field() {
+    let dir = temp_dir("bad");
+    let cases = [
+        ("types.json", r#"{"assigner": {"kind": "tumbling", "size": "big"}, "input": []}"#, "assigner.size"),
+        ("missing.json", r#"{"input": []}"#, "assigner: is missing"),
+        ("kind.json", r#"{"assigner": {"kind": "hopping"}, "input": []}"#, "assigner.kind: unknown kind"),
+        ("range.json", r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 1e300}]}"#, "input[0].ts"),
+        ("json.json", "{\"assigner\": ", "not valid JSON"),
+    ];
+    for (file, text, expected) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, text).expect("write");
+        let (code, stdout, stderr) = tidemark(&["run", &path.display().to_string()]);
+        assert_eq!(code, 2, "{file}: {stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{file}: one line: {stderr}");
+        assert!(stderr.contains(expected), "{file}: {stderr}");
+        assert!(!stderr.contains("panicked"));
+    }
+    std::fs::write(dir.join("binary.json"), [0xffu8, 0xfe, 0x00]).expect("write");
+    let (code, _, stderr) = tidemark(&["run", &dir.join("binary.json").display().to_string()]);
+    assert_eq!((code, stderr.contains("not UTF-8")), (2, true));
+    let (code, _, stderr) = tidemark(&["frobnicate"]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+/// `-o DIR` writes one `<name>.jsonl` per scenario; `--format trace` prints trace events.
+#[test]
+fn output_dir_and_trace_format() {
+    let dir = temp_dir("out");
+    let (code, _, stderr) = tidemark(&[
+        "run",
+        "-o",
+        &dir.display().to_string(),
+        &corpus("scenarios/tumbling_basic.json"),
+        &corpus("scenarios/session_basic.json"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.join("tumbling_basic.jsonl").exists() && dir.join("session_basic.jsonl").exists());
+    let (code, stdout, _) = tidemark(&["run", "--format", "trace", &corpus("scenarios/session_basic.json")]);
+    assert_eq!(code, 0);
+    let events: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    assert!(events.iter().any(|e| e["event"] == "sessions_merged" && e["key"] == "A"));
+    assert!(events.windows(2).all(|p| p[0]["seq"].as_u64() < p[1]["seq"].as_u64()));
+}
