@@ -6,7 +6,11 @@ use std::process::Command;
 
 fn tidemark(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tidemark")).args(args).output().expect("tidemark runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn corpus(name: &str) -> String {
@@ -26,7 +30,9 @@ fn run_prints_the_oracle_lines() {
     let (code, stdout, _) = tidemark(&["run", &corpus("scenarios/tumbling_basic.json")]);
     assert_eq!(code, 0);
     let golden = std::fs::read_to_string(corpus("golden/tumbling_basic.jsonl")).expect("golden");
-    let parse = |t: &str| -> Vec<serde_json::Value> { t.lines().map(|l| serde_json::from_str(l).expect("json line")).collect() };
+    let parse = |t: &str| -> Vec<serde_json::Value> {
+        t.lines().map(|l| serde_json::from_str(l).expect("json line")).collect()
+    };
     assert_eq!(parse(&stdout), parse(&golden));
 }
 
@@ -35,7 +41,10 @@ fn run_prints_the_oracle_lines() {
 fn flink_rejections_are_error_lines() {
     let (code, stdout, _) = tidemark(&["run", &corpus("scenarios/session_gap_zero_rejected.json")]);
     assert_eq!(code, 0);
-    assert!(stdout.contains(r#""out":"error""#) && stdout.contains("EventTimeSessionWindows parameters must satisfy 0 < size"));
+    assert!(
+        stdout.contains(r#""out":"error""#)
+            && stdout.contains("EventTimeSessionWindows parameters must satisfy 0 < size")
+    );
 }
 
 /// Malformed input: exit 2, one line on stderr naming the file and the field, no panic.
@@ -46,7 +55,11 @@ fn malformed_scenarios_exit_2_naming_the_field() {
         ("types.json", r#"{"assigner": {"kind": "tumbling", "size": "big"}, "input": []}"#, "assigner.size"),
         ("missing.json", r#"{"input": []}"#, "assigner: is missing"),
         ("kind.json", r#"{"assigner": {"kind": "hopping"}, "input": []}"#, "assigner.kind: unknown kind"),
-        ("range.json", r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 1e300}]}"#, "input[0].ts"),
+        (
+            "range.json",
+            r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 1e300}]}"#,
+            "input[0].ts",
+        ),
         ("json.json", "{\"assigner\": ", "not valid JSON"),
     ];
     for (file, text, expected) in cases {

@@ -83,8 +83,8 @@ fn part() -> impl Strategy<Value = Value> {
 
 fn item() -> impl Strategy<Value = Value> {
     prop_oneof![
-        (0i64..50, "[A-C]", small_num(), small_num(), prop::option::of(0u8..4), prop::option::of(small_num())).prop_map(
-            |(id, key, ts, value, partition, arrival)| {
+        (0i64..50, "[A-C]", small_num(), small_num(), prop::option::of(0u8..4), prop::option::of(small_num()))
+            .prop_map(|(id, key, ts, value, partition, arrival)| {
                 let mut o = json!({"id": id, "key": key, "ts": ts, "value": value});
                 if let Some(p) = partition {
                     o["partition"] = json!(p);
@@ -93,8 +93,7 @@ fn item() -> impl Strategy<Value = Value> {
                     o["arrival"] = a;
                 }
                 o
-            }
-        ),
+            }),
         small_num().prop_map(|wm| json!({"wm": wm})),
         any_json(),
     ]

@@ -75,7 +75,9 @@ fn idleness_releases_the_quiet_night() {
     let idle: Vec<(u32, i64)> = r
         .trace
         .iter()
-        .filter_map(|e| if let TraceKind::PartitionIdle { partition, at } = e.kind { Some((partition, at)) } else { None })
+        .filter_map(
+            |e| if let TraceKind::PartitionIdle { partition, at } = e.kind { Some((partition, at)) } else { None },
+        )
         .collect();
     // eu sends every 5 s, so only apac goes idle.
     assert_eq!(idle.len(), 1, "{idle:?}");
@@ -96,10 +98,9 @@ fn the_slowest_partition_sets_the_pace() {
     let tidemark::engine::InputItem::Element(e) = &p.scenario.input[step] else { panic!("not an element") };
     assert_eq!((e.partition, e.ts), (1, T10 + 60_000));
     // The fast partition had passed 10:01:00 three elements earlier.
-    let fast_passed = p
-        .scenario
-        .input
-        .iter()
-        .position(|i| matches!(i, tidemark::engine::InputItem::Element(e) if e.partition == 0 && e.ts >= T10 + 60_000));
+    let fast_passed =
+        p.scenario.input.iter().position(
+            |i| matches!(i, tidemark::engine::InputItem::Element(e) if e.partition == 0 && e.ts >= T10 + 60_000),
+        );
     assert!(fast_passed.is_some_and(|f| f < step));
 }

@@ -718,7 +718,11 @@ impl<'a> Gen<'a> {
                     )),
                     InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                         let wm = item.watermark().unwrap_or(i64::MIN);
-                        t.line(format!("                Event.watermark({}){sep}{}", long_lit(wm), time_suffix("//", wm)))
+                        t.line(format!(
+                            "                Event.watermark({}){sep}{}",
+                            long_lit(wm),
+                            time_suffix("//", wm)
+                        ))
                     }
                 }
             }

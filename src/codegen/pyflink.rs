@@ -429,7 +429,9 @@ impl<'a> Gen<'a> {
                 "DynamicEventTimeSessionWindows.with_dynamic_gap(GapPerKey())".into()
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => "GlobalWindows.create()".into(),
-            AssignerSpec::TumblingProcessing { size, .. } => format!("TumblingProcessingTimeWindows.of({})", time(*size)),
+            AssignerSpec::TumblingProcessing { size, .. } => {
+                format!("TumblingProcessingTimeWindows.of({})", time(*size))
+            }
             AssignerSpec::SlidingProcessing { size, slide, .. } => {
                 format!("SlidingProcessingTimeWindows.of({}, {})", time(*size), time(*slide))
             }
