@@ -371,14 +371,16 @@ pub fn partition_series(scenario: &Scenario, run: &Run) -> PartitionSeries {
     let mut now: Vec<(Millis, bool)> = vec![(LONG_MIN, false); partitions as usize];
     let mut changes = Vec::new();
     for ev in &run.trace {
-        let (partition, update): (u32, &dyn Fn(&mut (Millis, bool))) = match &ev.kind {
-            TraceKind::PartitionWatermark { partition, watermark } => (*partition, &move |p| p.0 = *watermark),
-            TraceKind::PartitionIdle { partition, .. } => (*partition, &|p| p.1 = true),
-            TraceKind::PartitionActive { partition, .. } => (*partition, &|p| p.1 = false),
+        // (partition, new watermark, new idle flag)
+        let (partition, watermark, idle) = match &ev.kind {
+            TraceKind::PartitionWatermark { partition, watermark } => (*partition, Some(*watermark), None),
+            TraceKind::PartitionIdle { partition, .. } => (*partition, None, Some(true)),
+            TraceKind::PartitionActive { partition, .. } => (*partition, None, Some(false)),
             _ => continue,
         };
         let Some(p) = now.get_mut(partition as usize) else { continue };
-        update(p);
+        p.0 = watermark.unwrap_or(p.0);
+        p.1 = idle.unwrap_or(p.1);
         changes.push(PartitionChange { step: ev.step, partition, watermark: p.0, idle: p.1 });
     }
     PartitionSeries { partitions, changes }
