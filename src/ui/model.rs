@@ -22,7 +22,7 @@ pub mod dims {
     pub const LANE_GAP: f64 = 6.0;
     pub const TIMER_ROW: f64 = 16.0;
     pub const WINDOW_ROW: f64 = 26.0;
-    pub const MARBLE_ROW: f64 = 34.0;
+    pub const MARBLE_ROW: f64 = 40.0;
     pub const SIDE_LANE: f64 = 44.0;
     pub const MARBLE_R: f64 = 9.0;
     /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
