@@ -599,21 +599,50 @@ pub fn outcome_text(o: Option<ElementOutcome>) -> &'static str {
     }
 }
 
+/// Vertical offsets of marbles that would overlap: alternately above and below the lane's line.
+const STACK_OFFSETS: [f64; 5] = [0.0, -11.0, 11.0, -5.5, 5.5];
+
 fn marbles(s: &AppState) -> Html {
     let vp = &s.viewport;
     let view = &s.scene.view;
-    let mut stack: BTreeMap<(usize, i64), u32> = BTreeMap::new();
     let n_fx = s.scene.effects.len();
-    let items = s.scenario.input.iter().enumerate().filter_map(|(i, item)| {
-        let InputItem::Element(e) = item else { return None };
+    // (input index, lane, x) of every element, then a level per element: in x order per lane,
+    // the first level whose previous marble is at least a diameter away.
+    let placed: Vec<(usize, usize, f64)> = s
+        .scenario
+        .input
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let InputItem::Element(e) = item else { return None };
+            let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
+            Some((i, *s.layout.lane_of_elem.get(ordinal)?, x_of(vp, e.ts)))
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by(|a, b| {
+        let (pa, pb) = (placed[*a], placed[*b]);
+        pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
+    });
+    let mut level = vec![0usize; placed.len()];
+    let mut last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+    let mut lane_now = usize::MAX;
+    for k in order {
+        let (_, lane, x) = placed[k];
+        if lane != lane_now {
+            last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+            lane_now = lane;
+        }
+        let free = (0..last.len()).find(|l| x - last[*l] >= dims::MARBLE_R * 2.0 - 1.0);
+        let l = free.unwrap_or_else(|| (0..last.len()).min_by(|a, b| last[*a].total_cmp(&last[*b])).unwrap_or(0));
+        last[l] = x;
+        level[k] = l;
+    }
+    let items = placed.iter().zip(level).filter_map(|(&(i, lane_ix, x), l)| {
+        let Some(InputItem::Element(e)) = s.scenario.input.get(i) else { return None };
         let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
-        let lane_ix = *s.layout.lane_of_elem.get(ordinal)?;
         let lane = s.layout.lanes.get(lane_ix)?;
-        let x = x_of(vp, e.ts);
-        let n = stack.entry((lane_ix, (x / 6.0).round() as i64)).or_insert(0);
-        // Elements at (almost) the same time: alternately above and below, not on top.
-        let y = lane.marble_y() + [0.0, -11.0, 11.0, -5.0, 5.0][(*n as usize) % 5];
-        *n += 1;
+        let y = lane.marble_y() + STACK_OFFSETS[l];
         let arrived = s
             .animate
             .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
