@@ -160,6 +160,59 @@ struct KeyState {
     live: BTreeMap<Window, WindowMeta>,
 }
 
+type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
+
+/// `TimeWindow.mergeWindows` over the in-flight windows plus the new one, as Flink runs it:
+/// sort by start (stable), sweep, collect each run of intersecting windows; Flink keeps the
+/// members of a run in a `HashSet`, so they come back in Java's hash order. Only runs of more
+/// than one window are merges. O(windows of the key) per element: kept as the reference.
+#[cfg(debug_assertions)]
+fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: TimeWindow) -> Merges {
+    let mut windows: Vec<TimeWindow> = mapping.keys().copied().collect();
+    windows.push(new_window);
+    windows.sort_by_key(|w| w.start);
+    let mut runs: Vec<(TimeWindow, Vec<TimeWindow>)> = Vec::new();
+    for candidate in windows {
+        match runs.last_mut() {
+            Some((cover, members)) if cover.intersects(&candidate) => {
+                *cover = cover.cover(&candidate);
+                members.push(candidate);
+            }
+            _ => runs.push((candidate, vec![candidate])),
+        }
+    }
+    runs.into_iter()
+        .map(|(cover, members)| (cover, java_hash_set_order(&members)))
+        .filter(|(_, members)| members.len() > 1)
+        .collect()
+}
+
+/// The same result in O(log n + merged windows): the in-flight windows never intersect one
+/// another (every earlier addition merged them), so the only run with more than one member is
+/// the new window plus the in-flight windows that intersect it. Debug builds check every call
+/// against [`merge_candidates_slow`].
+fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: TimeWindow) -> Merges {
+    // In-flight windows with `start <= new.end`, from the right, while `end >= new.start`
+    // (disjoint windows sorted by start have sorted ends too).
+    let mut hits: Vec<TimeWindow> = mapping
+        .range(..=TimeWindow::new(new_window.end, i64::MAX))
+        .rev()
+        .map(|(w, _)| *w)
+        .take_while(|w| w.end >= new_window.start)
+        .filter(|w| w.intersects(&new_window))
+        .collect();
+    if hits.is_empty() {
+        return Vec::new();
+    }
+    hits.reverse();
+    // The sweep's order: by start, the new window after in-flight windows with the same start.
+    let at = hits.partition_point(|w| w.start <= new_window.start);
+    hits.insert(at, new_window);
+    let cover = hits.iter().fold(new_window, |c, w| c.cover(w));
+    let members = java_hash_set_order(&hits);
+    if members.len() > 1 { vec![(cover, members)] } else { Vec::new() }
+}
+
 /// Flink's timers are ordered by timestamp only; for equal timestamps its heap gives no defined
 /// order (the oracle saw A,B,D,C and D,A,C,B). Tidemark orders ties by key (first appearance in
 /// the input), then by window, so the same input always fires in the same order.
@@ -751,11 +804,12 @@ impl WindowOperator {
         };
         let output = self.rec.outputs.len();
         let count = contents.len() as u64;
+        let traced_elems = if self.rec.enabled { contents.clone() } else { Vec::new() };
         self.rec.outputs.push(Output::Fire(Firing {
             key,
             window,
             ids,
-            elems: contents.clone(),
+            elems: if self.cfg.evictor.is_some() { contents.clone() } else { std::mem::take(&mut contents) },
             sum,
             count,
             n,
@@ -769,7 +823,7 @@ impl WindowOperator {
             key,
             window,
             output,
-            elems: contents.clone(),
+            elems: traced_elems,
             sum,
             count,
             n,
@@ -840,27 +894,12 @@ impl WindowOperator {
     /// `MergingWindowSet.addWindow` with the operator's `MergeFunction`. Returns the window the
     /// element now belongs to (the merge result, or the new window itself).
     fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<TimeWindow> {
-        let ks = self.key_state(key);
-        // `TimeWindow.mergeWindows`: sort by start (stable), sweep, and collect each run of
-        // intersecting windows; Flink keeps the members of a run in a HashSet.
-        let mut windows: Vec<TimeWindow> = ks.mapping.keys().copied().collect();
-        windows.push(new_window);
-        windows.sort_by_key(|w| w.start);
-        let mut runs: Vec<(TimeWindow, Vec<TimeWindow>)> = Vec::new();
-        for candidate in windows {
-            match runs.last_mut() {
-                Some((cover, members)) if cover.intersects(&candidate) => {
-                    *cover = cover.cover(&candidate);
-                    members.push(candidate);
-                }
-                _ => runs.push((candidate, vec![candidate])),
-            }
+        let merges = merge_candidates(&self.key_state(key).mapping, new_window);
+        #[cfg(debug_assertions)]
+        {
+            let slow = merge_candidates_slow(&self.key_state(key).mapping, new_window);
+            debug_assert_eq!(merges, slow, "the range-scan merge must equal TimeWindow.mergeWindows");
         }
-        let merges: Vec<(TimeWindow, Vec<TimeWindow>)> = runs
-            .into_iter()
-            .map(|(cover, members)| (cover, java_hash_set_order(&members)))
-            .filter(|(_, members)| members.len() > 1)
-            .collect();
 
         let mut result_window = new_window;
         let mut merged_new_window = false;
