@@ -21,7 +21,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use tidemark::codegen::{self, Program};
-use tidemark::engine::scenario::{TriggerSpec, WindowFunctionSpec};
+use tidemark::engine::scenario::{InputItem, ProcessFunctionSpec, TriggerSpec, WindowFunctionSpec};
 use tidemark::engine::{Scenario, run};
 
 // ------------------------------------------------------------------ environment
@@ -225,9 +225,59 @@ fn variants() -> Vec<Scenario> {
     out
 }
 
-/// The scenarios whose programs must compile: every one Flink accepts, plus the variants.
+fn ext_corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink-ext")
+}
+
+/// A scenario of the part-two corpus (source-only ones run behind GlobalWindows, as in its
+/// parity test).
+fn load_ext(name: &str) -> Scenario {
+    let path = ext_corpus().join(format!("scenarios/{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if value.get("assigner").is_none() && value.get("process_function").is_none() && value.get("tvf").is_none() {
+        value["assigner"] = serde_json::json!({"kind": "global"});
+    }
+    Scenario::from_value(&value).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn golden_ext(name: &str) -> Vec<Value> {
+    let path = ext_corpus().join(format!("golden/{name}.jsonl"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect()
+}
+
+fn ext_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(ext_corpus().join("scenarios"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Whether a part-two scenario depends on what a bounded single-stream job cannot reproduce
+/// (several partitions, processing time: periodic emission, idleness, arrival times, TTL); the
+/// programs say so in a caveat.
+fn needs_the_source_simulation(s: &Scenario) -> bool {
+    s.partition_count() > 1
+        || s.source.periodic
+        || s.source.idleness.is_some()
+        || s.input.iter().any(|i| match i {
+            InputItem::Element(e) => e.arrival.is_some(),
+            InputItem::SourceWatermark(m) => m.arrival.is_some(),
+            InputItem::Watermark(_) => false,
+        })
+        || matches!(s.process_function, Some(ProcessFunctionSpec::RequestAssembler { ttl: Some(_), .. }))
+}
+
+/// The scenarios whose programs must compile: every one Flink accepts, the part-two corpus
+/// (partitions, idleness, window TVFs, keyed process functions), plus the variants.
 fn compile_set() -> Vec<Scenario> {
     let mut set: Vec<Scenario> = parity_names().iter().filter(|n| !rejected_at_build(n)).map(|n| load(n)).collect();
+    set.extend(ext_names().iter().map(|n| load_ext(n)));
     set.extend(variants());
     set
 }
@@ -269,7 +319,7 @@ fn java_programs_compile_with_javac() {
     let Some(flink) = flink("java_programs_compile_with_javac", true) else { return };
     let dir = work_dir("javac");
     let programs = java_programs(&compile_set());
-    assert!(programs.len() > 90);
+    assert!(programs.len() > 120);
     javac(&flink, &dir, &programs);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -307,18 +357,30 @@ public class RunMains {
 }
 "#;
 
-/// (key, start, end) → the window's results in order: (sum, count, watermark).
-type FiresPerWindow = BTreeMap<(String, i64, i64), Vec<(i64, u64, i64)>>;
+/// (key, start, end) → the window's results in order: (sum, count, watermark). `GlobalWindow`
+/// results have no start and end.
+type FiresPerWindow = BTreeMap<(String, Option<i64>, Option<i64>), Vec<(i64, u64, i64)>>;
 
-/// `Result{key=A, window=[0, 60000), sum=3, count=2, watermark=59999}` → the golden's fields.
-fn parse_result(line: &str) -> Option<(String, i64, i64, i64, u64, i64)> {
+/// `Result{key=A, window=[0, 60000), sum=3, count=2, watermark=59999}` (or without the window,
+/// for GlobalWindows) → the golden's fields.
+#[allow(clippy::type_complexity)]
+fn parse_result(line: &str) -> Option<(String, Option<i64>, Option<i64>, i64, u64, i64)> {
     let body = line.strip_prefix("Result{key=")?.strip_suffix('}')?;
-    let (key, rest) = body.split_once(", window=[")?;
-    let (start, rest) = rest.split_once(", ")?;
-    let (end, rest) = rest.split_once("), sum=")?;
+    let (key, start, end, rest) = match body.split_once(", window=[") {
+        Some((key, rest)) => {
+            let (start, rest) = rest.split_once(", ")?;
+            let (end, rest) = rest.split_once("), ")?;
+            (key, Some(start.parse().ok()?), Some(end.parse().ok()?), rest)
+        }
+        None => {
+            let (key, rest) = body.split_once(", sum=")?;
+            (key, None, None, rest)
+        }
+    };
+    let rest = rest.strip_prefix("sum=").unwrap_or(rest);
     let (sum, rest) = rest.split_once(", count=")?;
     let (count, wm) = rest.split_once(", watermark=")?;
-    Some((key.into(), start.parse().ok()?, end.parse().ok()?, sum.parse().ok()?, count.parse().ok()?, wm.parse().ok()?))
+    Some((key.into(), start, end, sum.parse().ok()?, count.parse().ok()?, wm.parse().ok()?))
 }
 
 /// `late> Event{id=6, key=acme, ts=1767261650000, value=30}` → (id, key, ts).
@@ -330,24 +392,10 @@ fn parse_late(line: &str) -> Option<(i64, String, i64)> {
     Some((id.parse().ok()?, key.into(), ts.parse().ok()?))
 }
 
-/// The generated Java programs, run on Flink, print the golden results: fires per window in
-/// order, late records in order, errors where Flink fails. (The course preset by default; every
-/// scenario with `TIDEMARK_FLINK_FULL=1`. A paused input, `end_of_input: false`, cannot be
-/// reproduced by a bounded source: its caveat says so, and it is left out.)
-#[test]
-fn java_programs_reproduce_the_goldens_on_flink() {
-    let Some(flink) = flink("java_programs_reproduce_the_goldens_on_flink", true) else { return };
-    let names: Vec<String> = if full() {
-        parity_names().into_iter().filter(|n| !rejected_at_build(n)).collect()
-    } else {
-        vec!["course_lab_6_tenant_cost".into(), "course_model_latency_sliding".into()]
-    };
-    let scenarios: Vec<(String, Scenario)> =
-        names.iter().map(|n| (n.clone(), load(n))).filter(|(_, s)| s.end_of_input).collect();
-    let dir = work_dir("run");
-    let programs: Vec<Program> =
-        scenarios.iter().map(|(n, s)| codegen::java::program_with_class(s, &codegen::java_class_name(n))).collect();
-    let classes = javac(&flink, &dir, &programs);
+/// Compiles the programs (one class each) and runs all their `main()`s in one JVM; returns each
+/// class's printed lines.
+fn run_on_flink(flink: &Flink, dir: &Path, programs: &[Program]) -> BTreeMap<String, Vec<String>> {
+    let classes = javac(flink, dir, programs);
     write(&dir.join("RunMains.java"), RUN_MAINS);
     let (ok, text) = output(Command::new("javac").arg("-d").arg(&classes).arg(dir.join("RunMains.java")));
     assert!(ok, "{text}");
@@ -357,12 +405,11 @@ fn java_programs_reproduce_the_goldens_on_flink() {
     cmd.args(["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"])
         .arg(format!("-Dlog4j.configurationFile={}", log4j.display()))
         .arg("-cp")
-        .arg(classpath(&flink, &[&classes]))
+        .arg(classpath(flink, &[&classes]))
         .arg("RunMains")
-        .args(scenarios.iter().map(|(n, _)| codegen::java_class_name(n)));
+        .args(programs.iter().map(|p| p.file_name.trim_end_matches(".java").to_string()));
     let (ok, text) = output(&mut cmd);
     assert!(ok, "{text}");
-
     let mut printed: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut current = String::new();
     for line in text.lines() {
@@ -373,57 +420,178 @@ fn java_programs_reproduce_the_goldens_on_flink() {
             printed.entry(current.clone()).or_default().push(line.to_string());
         }
     }
-    for (name, scenario) in &scenarios {
-        let lines = printed.get(&codegen::java_class_name(name)).unwrap_or_else(|| panic!("{name}: no output\n{text}"));
-        let gold = golden(name);
-        // Fires per window, in order (windows of different keys may interleave differently
-        // within one watermark's timer group, which Flink leaves unspecified).
-        let mut ours: FiresPerWindow = BTreeMap::new();
-        let mut late = Vec::new();
-        let mut errors = 0;
-        for l in lines {
-            if let Some((k, s, e, sum, count, wm)) = parse_result(l) {
-                ours.entry((k, s, e)).or_default().push((sum, count, wm));
-            } else if let Some(l) = parse_late(l) {
-                late.push(l);
-            } else if l.starts_with("!!! ") {
-                errors += 1;
-            } else {
-                panic!("{name}: unexpected output line {l:?}");
-            }
+    printed
+}
+
+/// A window job's printed results against its golden: fires per window in order, late records
+/// in order, errors.
+fn check_window_job(name: &str, scenario: &Scenario, lines: &[String]) {
+    let gold = golden(name);
+    // Fires per window, in order (windows of different keys may interleave differently within
+    // one watermark's timer group, which Flink leaves unspecified).
+    let mut ours: FiresPerWindow = BTreeMap::new();
+    let mut late = Vec::new();
+    let mut errors = 0;
+    for l in lines {
+        if let Some((k, s, e, sum, count, wm)) = parse_result(l) {
+            ours.entry((k, s, e)).or_default().push((sum, count, wm));
+        } else if let Some(l) = parse_late(l) {
+            late.push(l);
+        } else if l.starts_with("!!! ") {
+            errors += 1;
+        } else {
+            panic!("{name}: unexpected output line {l:?}");
         }
-        let mut theirs: FiresPerWindow = BTreeMap::new();
-        let mut gold_late = Vec::new();
-        for g in &gold {
-            match g["out"].as_str() {
-                Some("fire") => theirs
-                    .entry((
-                        g["key"].as_str().unwrap_or_default().to_string(),
-                        g["start"].as_i64().unwrap_or_default(),
-                        g["end"].as_i64().unwrap_or_default(),
-                    ))
-                    .or_default()
-                    .push((
-                        g["sum"].as_i64().unwrap_or_default(),
-                        g["count"].as_u64().unwrap_or_default(),
-                        g["wm"].as_i64().unwrap_or_default(),
-                    )),
-                Some("late") => gold_late.push((
-                    g["id"].as_i64().unwrap_or_default(),
-                    g["key"].as_str().unwrap_or_default().to_string(),
-                    g["ts"].as_i64().unwrap_or_default(),
+    }
+    let mut theirs: FiresPerWindow = BTreeMap::new();
+    let mut gold_late = Vec::new();
+    for g in &gold {
+        match g["out"].as_str() {
+            Some("fire") => theirs
+                .entry((g["key"].as_str().unwrap_or_default().to_string(), g["start"].as_i64(), g["end"].as_i64()))
+                .or_default()
+                .push((
+                    g["sum"].as_i64().unwrap_or_default(),
+                    g["count"].as_u64().unwrap_or_default(),
+                    g["wm"].as_i64().unwrap_or_default(),
                 )),
-                _ => {}
-            }
+            Some("late") => gold_late.push((
+                g["id"].as_i64().unwrap_or_default(),
+                g["key"].as_str().unwrap_or_default().to_string(),
+                g["ts"].as_i64().unwrap_or_default(),
+            )),
+            _ => {}
         }
-        let gold_errors = gold.iter().filter(|g| g["out"] == "error").count();
-        let report = format!("{name}: generated program printed\n{}", lines.join("\n"));
-        assert_eq!(ours, theirs, "fires per window differ: {report}");
-        assert_eq!(late, gold_late, "late records differ: {report}");
-        assert_eq!(errors, gold_errors, "errors differ: {report}");
-        // And the engine agrees (the parity tests check it in full).
-        let r = run(scenario);
-        assert_eq!(r.outputs.len(), gold.len(), "{name}");
+    }
+    let gold_errors = gold.iter().filter(|g| g["out"] == "error").count();
+    let report = format!("{name}: generated program printed\n{}", lines.join("\n"));
+    assert_eq!(ours, theirs, "fires per window differ: {report}");
+    assert_eq!(late, gold_late, "late records differ: {report}");
+    assert_eq!(errors, gold_errors, "errors differ: {report}");
+    // And the engine agrees (the parity tests check it in full).
+    assert_eq!(run(scenario).outputs.len(), gold.len(), "{name}");
+}
+
+/// Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `1970-01-01 00:00:20.000` (UTC, as the table result prints TIMESTAMP_LTZ) → epoch ms.
+fn epoch_millis(text: &str) -> Option<i64> {
+    let (date, time) = text.trim().split_once(' ')?;
+    let mut d = date.split('-').map(|x| x.parse::<i64>());
+    let (y, m, day) = (d.next()?.ok()?, d.next()?.ok()?, d.next()?.ok()?);
+    let (hms, ms) = time.split_once('.')?;
+    let mut t = hms.split(':').map(|x| x.parse::<i64>());
+    let (h, min, sec) = (t.next()?.ok()?, t.next()?.ok()?, t.next()?.ok()?);
+    Some(((days_from_civil(y, m, day) * 24 + h) * 60 + min) * 60_000 + sec * 1000 + ms.parse::<i64>().ok()?)
+}
+
+/// A part-two job's printed records (keyed process function `Record{..}` lines, or the window
+/// TVF's `| +I | key | start | end | time | sum | count |` rows) against its golden, as sorted
+/// sets (one advance's timer results of different keys come in an unspecified order).
+fn check_ext_job(name: &str, lines: &[String]) {
+    let mut ours: Vec<Value> = Vec::new();
+    for l in lines {
+        if let Some(body) = l.strip_prefix("Record{").and_then(|b| b.strip_suffix('}')) {
+            let mut rec = serde_json::Map::new();
+            rec.insert("out".into(), "process".into());
+            for part in body.split(", ") {
+                let Some((k, v)) = part.split_once('=') else { continue };
+                let k = if k == "watermark" { "wm" } else { k };
+                let v = v.parse::<i64>().map_or_else(|_| Value::from(v), Value::from);
+                rec.insert(k.into(), v);
+            }
+            ours.push(Value::Object(rec));
+        } else if l.starts_with("| +I |") {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            // ["", "+I", key, start, end, time, sum, count, ""]
+            let num = |i: usize| cells.get(i).and_then(|c| c.parse::<i64>().ok());
+            let time = |i: usize| cells.get(i).and_then(|c| epoch_millis(c));
+            ours.push(serde_json::json!({
+                "out": "tvf", "key": cells.get(2).copied().unwrap_or_default(),
+                "window_start": time(3), "window_end": time(4), "window_time": time(5),
+                "sum": num(6), "count": num(7),
+            }));
+        } else if l.starts_with("!!! ") {
+            ours.push(serde_json::json!({"out": "error"}));
+        }
+    }
+    let mut theirs: Vec<Value> = golden_ext(name)
+        .into_iter()
+        .filter(|g| matches!(g["out"].as_str(), Some("process" | "tvf" | "error")))
+        .map(|mut g| {
+            if let Value::Object(o) = &mut g {
+                match o.get("out").and_then(Value::as_str) {
+                    // The printed table has no watermark column.
+                    Some("tvf") => {
+                        o.remove("wm");
+                    }
+                    Some("error") => o.retain(|k, _| k == "out"),
+                    _ => {}
+                }
+            }
+            g
+        })
+        .collect();
+    let key = |v: &Value| v.to_string();
+    ours.sort_by_key(key);
+    theirs.sort_by_key(key);
+    assert_eq!(ours, theirs, "{name}: generated program printed\n{}", lines.join("\n"));
+}
+
+/// The generated Java programs, run on Flink, print the golden results: window jobs, keyed
+/// process functions and window TVFs. (Course presets, a session merge, GlobalWindows, both
+/// process functions and CUMULATE by default; every scenario with `TIDEMARK_FLINK_FULL=1`.)
+/// Left out, because their caveats say a bounded single-stream job cannot reproduce them: a
+/// paused input (`end_of_input: false`), several partitions, and what depends on processing
+/// time (periodic emission, idleness, arrival times, state TTL).
+#[test]
+fn java_programs_reproduce_the_goldens_on_flink() {
+    let Some(flink) = flink("java_programs_reproduce_the_goldens_on_flink", true) else { return };
+    let (window_names, ext): (Vec<String>, Vec<String>) = if full() {
+        (parity_names().into_iter().filter(|n| !rejected_at_build(n)).collect(), ext_names())
+    } else {
+        (
+            [
+                "course_lab_6_tenant_cost",
+                "course_model_latency_sliding",
+                "session_late_bridge_two_fired",
+                "global_end_of_stream_trigger",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ["ra_completed_before_timeout", "era_late_error_dropped", "tvf_cumulate_basic"].map(String::from).to_vec(),
+        )
+    };
+    let windows: Vec<(String, Scenario)> =
+        window_names.iter().map(|n| (n.clone(), load(n))).filter(|(_, s)| s.end_of_input).collect();
+    let ext: Vec<(String, Scenario)> = ext
+        .iter()
+        .map(|n| (n.clone(), load_ext(n)))
+        .filter(|(_, s)| (s.process_function.is_some() || s.tvf.is_some()) && !needs_the_source_simulation(s))
+        .collect();
+    let dir = work_dir("run");
+    let programs: Vec<Program> = windows
+        .iter()
+        .chain(&ext)
+        .map(|(n, s)| codegen::java::program_with_class(s, &codegen::java_class_name(n)))
+        .collect();
+    let printed = run_on_flink(&flink, &dir, &programs);
+    let lines_of = |name: &str| {
+        printed.get(&codegen::java_class_name(name)).unwrap_or_else(|| panic!("{name}: no output\n{printed:?}"))
+    };
+    for (name, scenario) in &windows {
+        check_window_job(name, scenario, lines_of(name));
+    }
+    for (name, _) in &ext {
+        check_ext_job(name, lines_of(name));
     }
     // The lesson itself, as printed by Flink: $4.10, then $4.31 for the same minute.
     let lab = printed.get("CourseLab6TenantCostJob").map(|l| l.join("\n")).unwrap_or_default();
@@ -579,6 +747,16 @@ fn sql_programs_are_planned_by_flink() {
         ]
         .iter()
         .map(|n| load(n))
+        .chain(
+            [
+                "tvf_cumulate_basic",
+                "era_alert_and_ok",
+                "ra_ttl_expires_during_watermark_stall",
+                "src_idleness_releases_watermark",
+            ]
+            .iter()
+            .map(|n| load_ext(n)),
+        )
         .chain(variants().into_iter().filter(|s| s.name == "dynamic gaps" || s.name.ends_with("_avg")))
         .collect()
     };

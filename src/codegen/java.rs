@@ -2,11 +2,13 @@
 //! scenario's job over `env.fromData(...)` of its elements and prints the results.
 
 use super::{
-    Dialect, Program, Text, Unit, build_error, has_watermark_items, human_duration, java_class_name, split_duration,
+    COMPLETED_EVENTS, Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, STARTED_EVENTS, Text, Unit, build_error,
+    has_events, has_watermark_items, human_duration, java_class_name, job, source_caveats, split_duration, sql,
     time_suffix, wrap_comment,
 };
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, InputItem, Scenario, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
+    WindowFunctionSpec,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 
@@ -141,6 +143,22 @@ const IMPORTS: &[(&str, &str)] = &[
     ("Trigger", "org.apache.flink.streaming.api.windowing.triggers.Trigger"),
     ("GlobalWindow", "org.apache.flink.streaming.api.windowing.windows.GlobalWindow"),
     ("TimeWindow", "org.apache.flink.streaming.api.windowing.windows.TimeWindow"),
+    (
+        "TumblingProcessingTimeWindows",
+        "org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTimeWindows",
+    ),
+    ("SlidingProcessingTimeWindows", "org.apache.flink.streaming.api.windowing.assigners.SlidingProcessingTimeWindows"),
+    ("Locale", "java.util.Locale"),
+    ("OpenContext", "org.apache.flink.api.common.functions.OpenContext"),
+    ("MapState", "org.apache.flink.api.common.state.MapState"),
+    ("MapStateDescriptor", "org.apache.flink.api.common.state.MapStateDescriptor"),
+    ("StateTtlConfig", "org.apache.flink.api.common.state.StateTtlConfig"),
+    ("ValueState", "org.apache.flink.api.common.state.ValueState"),
+    ("ValueStateDescriptor", "org.apache.flink.api.common.state.ValueStateDescriptor"),
+    ("Types", "org.apache.flink.api.common.typeinfo.Types"),
+    ("KeyedProcessFunction", "org.apache.flink.streaming.api.functions.KeyedProcessFunction"),
+    ("Schema", "org.apache.flink.table.api.Schema"),
+    ("StreamTableEnvironment", "org.apache.flink.table.api.bridge.java.StreamTableEnvironment"),
     ("Collector", "org.apache.flink.util.Collector"),
     ("OutputTag", "org.apache.flink.util.OutputTag"),
 ];
@@ -164,6 +182,9 @@ fn mentions(code: &str, name: &str) -> bool {
 
 struct Gen<'a> {
     s: &'a Scenario,
+    job: Job,
+    /// The elements carry an event type (`started`, `completed`, `error`, ...).
+    events: bool,
     /// The program needs watermark items in its input (explicit markers).
     markers: bool,
     /// The window type parameter: `TimeWindow` or `GlobalWindow`.
@@ -175,32 +196,38 @@ impl<'a> Gen<'a> {
     fn new(s: &'a Scenario) -> Self {
         let markers = has_watermark_items(s);
         let window_type = if s.assigner.is_global() { "GlobalWindow" } else { "TimeWindow" };
-        let mut caveats = Vec::new();
+        let job = job(s);
+        let mut caveats = source_caveats(s);
         if let Some(e) = build_error(s) {
-            caveats.push(format!("Flink refuses to build this job: {e}"));
+            caveats.insert(0, format!("Flink refuses to build this job: {e}"));
         }
         if !s.end_of_input {
             caveats.push(
                 "The scenario pauses the input (end_of_input: false), so Tidemark never sends the final Long.MAX_VALUE watermark; a bounded fromData source always does, so this job also fires the windows Tidemark leaves pending.".into(),
             );
         }
-        if s.assigner.is_global() && matches!(s.trigger.base, BaseTrigger::EventTime) {
+        if job == Job::Window && s.assigner.is_global() && matches!(s.trigger.base, BaseTrigger::EventTime) {
             caveats.push(
                 "EventTimeTrigger is declared for TimeWindow: on GlobalWindows it needs a raw cast to compile, and Flink then fails at run time with a ClassCastException.".into(),
             );
         }
-        if s.assigner.is_global() && s.trigger.base == BaseTrigger::Default && s.trigger.purging {
+        if job == Job::Window && s.assigner.is_global() && s.trigger.base == BaseTrigger::Default && s.trigger.purging {
             caveats.push(
                 "A PurgingTrigger around the default trigger of GlobalWindows cannot be written: its default triggers are not public classes; this job keeps the unpurged default.".into(),
             );
         }
-        Gen { s, markers, window_type, caveats }
+        Gen { s, job, events: has_events(s), markers, window_type, caveats }
     }
 
     fn render(&self, class_name: &str) -> String {
         let s = self.s;
         let mut t = Text::default();
-        t.line(format!("// Tidemark scenario {}, as an Apache Flink 2.3 DataStream job.", string_lit(&s.name)));
+        let what = match self.job {
+            Job::Window => "an Apache Flink 2.3 DataStream job",
+            Job::Tvf(_) => "an Apache Flink 2.3 job: a DataStream source and a SQL window TVF",
+            Job::Process(_) => "an Apache Flink 2.3 DataStream job with a KeyedProcessFunction",
+        };
+        t.line(format!("// Tidemark scenario {}, as {what}.", string_lit(&s.name)));
         if !s.description.is_empty() {
             t.line("//");
             t.lines(comment("// ", &s.description));
@@ -241,10 +268,16 @@ impl<'a> Gen<'a> {
         let s = self.s;
         self.event_class(t);
         t.blank();
-        self.result_class(t);
-        t.blank();
-        self.functions(t);
-        if let AssignerSpec::DynamicSession { default_gap, gaps } = &s.assigner {
+        match self.job {
+            Job::Window => {
+                self.result_class(t);
+                t.blank();
+                self.functions(t);
+            }
+            Job::Tvf(_) => {}
+            Job::Process(spec) => self.process_function(t, spec),
+        }
+        if let (Job::Window, AssignerSpec::DynamicSession { default_gap, gaps }) = (self.job, &s.assigner) {
             t.blank();
             t.line("    /** The session gap of each key: EventTimeSessionWindows.withDynamicGap. */");
             t.line("    public static class GapPerKey implements SessionWindowTimeGapExtractor<Event> {");
@@ -278,7 +311,7 @@ impl<'a> Gen<'a> {
 
     /// Scripted watermark items and per-element emission need the custom generator.
     fn uses_generator(&self) -> bool {
-        self.markers || self.s.watermarks != WatermarkSpec::Explicit
+        self.markers || (self.s.watermarks != WatermarkSpec::Explicit && !self.s.source.periodic)
     }
 
     /// The imports the class body needs: every known class it mentions as a word.
@@ -298,6 +331,10 @@ impl<'a> Gen<'a> {
         t.line("        /** Event time, epoch milliseconds. */");
         t.line("        public long ts;");
         t.line("        public long value;");
+        if self.events {
+            t.line("        /** What happened: started, completed, request, error (null: a request). */");
+            t.line("        public String eventType;");
+        }
         if self.markers {
             t.line("        /** A scripted watermark at `ts` instead of an element (see TidemarkWatermarks). */");
             t.line("        public boolean isWatermark;");
@@ -313,6 +350,25 @@ impl<'a> Gen<'a> {
         t.line("            e.value = value;");
         t.line("            return e;");
         t.line("        }");
+        if self.events {
+            t.blank();
+            t.line("        public static Event of(long id, String key, long ts, long value, String eventType) {");
+            t.line("            Event e = of(id, key, ts, value);");
+            t.line("            e.eventType = eventType;");
+            t.line("            return e;");
+            t.line("        }");
+            t.blank();
+            t.line("        /** Whether the event type is one of `names` (ignoring case). */");
+            t.line("        public boolean is(String... names) {");
+            t.line("            String type = eventType == null ? \"\" : eventType.toLowerCase(Locale.ROOT);");
+            t.line("            for (String name : names) {");
+            t.line("                if (type.equals(name)) {");
+            t.line("                    return true;");
+            t.line("                }");
+            t.line("            }");
+            t.line("            return false;");
+            t.line("        }");
+        }
         if self.markers {
             t.blank();
             t.line("        public static Event watermark(long ts) {");
@@ -326,9 +382,14 @@ impl<'a> Gen<'a> {
         t.blank();
         t.line("        @Override");
         t.line("        public String toString() {");
-        t.line(
-            "            return \"Event{id=\" + id + \", key=\" + key + \", ts=\" + ts + \", value=\" + value + \"}\";",
-        );
+        if self.events {
+            t.line("            return \"Event{id=\" + id + \", key=\" + key + \", ts=\" + ts + \", value=\" + value");
+            t.line("                    + (eventType == null ? \"\" : \", event=\" + eventType) + \"}\";");
+        } else {
+            t.line(
+                "            return \"Event{id=\" + id + \", key=\" + key + \", ts=\" + ts + \", value=\" + value + \"}\";",
+            );
+        }
         t.line("        }");
         t.line("    }");
     }
@@ -515,22 +576,221 @@ impl<'a> Gen<'a> {
         t.line("    }");
     }
 
+    /// The course's keyed process functions, with their output record.
+    fn process_function(&self, t: &mut Text, spec: ProcessFunctionSpec) {
+        let names = |list: &[&str]| list.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
+        t.line("    /** What the process function emits: the facts of the course's output record. */");
+        t.line("    public static class Record {");
+        t.line("        public String key;");
+        t.line("        /** completed, abandoned, alert or ok. */");
+        t.line("        public String kind;");
+        t.line("        public long ts;");
+        t.line("        /** ctx.timerService().currentWatermark() when it was emitted. */");
+        t.line("        public long watermark;");
+        let request = matches!(spec, ProcessFunctionSpec::RequestAssembler { .. });
+        if request {
+            t.line("        /** The element: the completion, or the RequestStarted held in state. */");
+            t.line("        public long id;");
+        } else {
+            t.line("        public long errors;");
+            t.line("        public long requests;");
+        }
+        t.blank();
+        t.line("        public Record() {}");
+        t.blank();
+        let (extra_params, extra_fields, extra_text) = if request {
+            ("long id", vec!["id"], "\", id=\" + id")
+        } else {
+            (
+                "long errors, long requests",
+                vec!["errors", "requests"],
+                "\", errors=\" + errors + \", requests=\" + requests",
+            )
+        };
+        t.line(format!(
+            "        public static Record of(String key, String kind, long ts, long watermark, {extra_params}) {{"
+        ));
+        t.line("            Record r = new Record();");
+        t.line("            r.key = key;");
+        t.line("            r.kind = kind;");
+        t.line("            r.ts = ts;");
+        t.line("            r.watermark = watermark;");
+        for f in extra_fields {
+            t.line(format!("            r.{f} = {f};"));
+        }
+        t.line("            return r;");
+        t.line("        }");
+        t.blank();
+        t.line("        @Override");
+        t.line("        public String toString() {");
+        t.line(format!(
+            "            return \"Record{{key=\" + key + \", kind=\" + kind + \", ts=\" + ts + \", watermark=\" + watermark + {extra_text} + \"}}\";"
+        ));
+        t.line("        }");
+        t.line("    }");
+        t.blank();
+        match spec {
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl } => {
+                t.line("    /** The open request kept in state: the RequestStarted element's id and timestamp. */");
+                t.line("    public static class OpenRequest {");
+                t.line("        public long startedId;");
+                t.line("        public long startedTs;");
+                t.blank();
+                t.line("        public OpenRequest() {}");
+                t.blank();
+                t.line("        public OpenRequest(long startedId, long startedTs) {");
+                t.line("            this.startedId = startedId;");
+                t.line("            this.startedTs = startedTs;");
+                t.line("        }");
+                t.line("    }");
+                t.blank();
+                t.line("    /**");
+                t.line("     * Module 6's RequestAssembler: on RequestStarted keep the open request and register an");
+                t.line(
+                    "     * event-time timer at started + the timeout; on RequestCompleted emit, delete the timer and",
+                );
+                t.line("     * clear; in onTimer, if the request is still open, emit it as abandoned and clear.");
+                t.line("     */");
+                t.line(
+                    "    public static class RequestAssembler extends KeyedProcessFunction<String, Event, Record> {",
+                );
+                t.line(format!(
+                    "        static final long ABANDON_MS = {}; // {}",
+                    long_lit(timeout),
+                    human_duration(timeout)
+                ));
+                t.line(format!("        static final String[] STARTED = {{{}}};", names(&STARTED_EVENTS)));
+                t.line(format!("        static final String[] COMPLETED = {{{}}};", names(&COMPLETED_EVENTS)));
+                t.blank();
+                t.line("        private transient ValueState<OpenRequest> openState;");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void open(OpenContext openContext) {");
+                t.line("            ValueStateDescriptor<OpenRequest> descriptor = new ValueStateDescriptor<>(\"open\", OpenRequest.class);");
+                if let Some(ttl) = ttl {
+                    t.line(format!(
+                        "            // Module 3's backstop: a processing-time TTL of {} on the open request.",
+                        human_duration(ttl)
+                    ));
+                    t.line(format!(
+                        "            descriptor.enableTimeToLive(StateTtlConfig.newBuilder({})",
+                        duration(ttl)
+                    ));
+                    t.line("                    .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)");
+                    t.line(
+                        "                    .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)",
+                    );
+                    t.line("                    .build());");
+                }
+                t.line("            openState = getRuntimeContext().getState(descriptor);");
+                t.line("        }");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void processElement(Event event, Context ctx, Collector<Record> out) throws Exception {");
+                t.line("            OpenRequest cur = openState.value();");
+                t.line("            if (event.is(STARTED)) {");
+                t.line("                openState.update(new OpenRequest(event.id, event.ts));");
+                t.line("                ctx.timerService().registerEventTimeTimer(event.ts + ABANDON_MS);");
+                t.line("            } else if (event.is(COMPLETED) && cur != null) {");
+                t.line("                out.collect(Record.of(ctx.getCurrentKey(), \"completed\", event.ts,");
+                t.line("                        ctx.timerService().currentWatermark(), event.id));");
+                t.line("                ctx.timerService().deleteEventTimeTimer(cur.startedTs + ABANDON_MS);");
+                t.line("                openState.clear();");
+                t.line("            }");
+                t.line("            // A completion without an open request has nothing to join: it is dropped.");
+                t.line("        }");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Record> out) throws Exception {");
+                t.line("            OpenRequest cur = openState.value();");
+                t.line("            // Upstream's pattern: a timer for an earlier request of this key is stale.");
+                t.line("            if (cur != null && timestamp == cur.startedTs + ABANDON_MS) {");
+                t.line("                out.collect(Record.of(ctx.getCurrentKey(), \"abandoned\", timestamp,");
+                t.line("                        ctx.timerService().currentWatermark(), cur.startedId));");
+                t.line("                openState.clear();");
+                t.line("            }");
+                t.line("        }");
+                t.line("    }");
+            }
+            ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct } => {
+                t.line("    /**");
+                t.line("     * The error-rate alert built by hand (upstream's PseudoWindow): per key a map from minute end");
+                t.line("     * to (errors, requests) and an event-time timer at each minute end; onTimer emits alert or ok");
+                t.line("     * and removes the entry, so a late error is dropped (as with zero allowed lateness).");
+                t.line("     */");
+                t.line("    public static class ErrorRateAlert extends KeyedProcessFunction<String, Event, Record> {");
+                t.line(format!(
+                    "        static final long MINUTE_MS = {}; // {}",
+                    long_lit(size),
+                    human_duration(size)
+                ));
+                t.line(format!("        static final long THRESHOLD_PCT = {};", long_lit(threshold_pct)));
+                t.line(format!("        static final String[] ERROR = {{{}}};", names(&ERROR_EVENTS)));
+                t.line(format!("        static final String[] REQUEST = {{{}}};", names(&REQUEST_EVENTS)));
+                t.blank();
+                t.line("        private transient MapState<Long, Tuple2<Long, Long>> minutes;");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void open(OpenContext openContext) {");
+                t.line("            minutes = getRuntimeContext().getMapState(");
+                t.line("                    new MapStateDescriptor<>(\"minutes\", Types.LONG, Types.TUPLE(Types.LONG, Types.LONG)));");
+                t.line("        }");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void processElement(Event event, Context ctx, Collector<Record> out) throws Exception {");
+                t.line("            boolean error = event.is(ERROR);");
+                t.line("            if (!error && event.eventType != null && !event.is(REQUEST)) {");
+                t.line("                return; // neither a request nor an error");
+                t.line("            }");
+                t.line("            long minuteEnd = event.ts - (event.ts % MINUTE_MS) + MINUTE_MS - 1;");
+                t.line("            if (minuteEnd <= ctx.timerService().currentWatermark()) {");
+                t.line("                return; // late: its minute has already been reported");
+                t.line("            }");
+                t.line("            Tuple2<Long, Long> counts = minutes.get(minuteEnd);");
+                t.line("            if (counts == null) {");
+                t.line("                counts = Tuple2.of(0L, 0L);");
+                t.line("                ctx.timerService().registerEventTimeTimer(minuteEnd);");
+                t.line("            }");
+                t.line("            minutes.put(minuteEnd, Tuple2.of(counts.f0 + (error ? 1 : 0), counts.f1 + 1));");
+                t.line("        }");
+                t.blank();
+                t.line("        @Override");
+                t.line("        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Record> out) throws Exception {");
+                t.line("            Tuple2<Long, Long> counts = minutes.get(timestamp);");
+                t.line("            if (counts == null) {");
+                t.line("                return;");
+                t.line("            }");
+                t.line("            minutes.remove(timestamp);");
+                t.line("            boolean alert = counts.f0 * 100 > THRESHOLD_PCT * counts.f1;");
+                t.line("            out.collect(Record.of(ctx.getCurrentKey(), alert ? \"alert\" : \"ok\", timestamp,");
+                t.line("                    ctx.timerService().currentWatermark(), counts.f0, counts.f1));");
+                t.line("        }");
+                t.line("    }");
+            }
+        }
+    }
+
     /// The generator behind the strategy: scripted items, and/or Flink's own generator with its
-    /// watermark emitted after every element instead of periodically.
+    /// watermark emitted after every element instead of periodically (unless the scenario emits
+    /// periodically itself).
     fn generator(&self, t: &mut Text) {
         let generated = self.s.watermarks != WatermarkSpec::Explicit;
+        let per_event = generated && !self.s.source.periodic;
         t.line("    /**");
-        if self.markers && generated {
+        if self.markers && per_event {
             t.line("     * Emits the watermarks Tidemark shows: Watermark(ts) when the input reaches an");
             t.line("     * Event.watermark(ts) item (scripted), and the wrapped strategy's watermark right after");
             t.line("     * every element.");
+        } else if self.markers && generated {
+            t.line("     * Emits Watermark(ts) when the input reaches an Event.watermark(ts) item (scripted), and");
+            t.line("     * the wrapped strategy's watermark periodically, as Flink does.");
         } else if self.markers {
             t.line("     * Emits the scenario's scripted watermarks: Watermark(ts) when the input reaches an");
             t.line("     * Event.watermark(ts) item, and nothing periodically.");
         } else {
             t.line("     * Emits the wrapped strategy's watermark right after every element, as Tidemark shows it.");
         }
-        if generated {
+        if per_event {
             t.line("     * Flink itself emits it periodically (every 200 ms, pipeline.auto-watermark-interval), and");
             t.line("     * this small bounded input is read faster than that: every window would fire only at the");
             t.line("     * end of input. In production, use the strategy directly.");
@@ -547,13 +807,18 @@ impl<'a> Gen<'a> {
         }
         t.line("        @Override");
         t.line("        public void onEvent(Event event, long eventTimestamp, WatermarkOutput output) {");
+        let emit_after_event = |t: &mut Text, indent: &str| {
+            t.line(format!("{indent}strategy.onEvent(event, eventTimestamp, output);"));
+            if per_event {
+                t.line(format!("{indent}strategy.onPeriodicEmit(output);"));
+            }
+        };
         match (self.markers, generated) {
             (true, true) => {
                 t.line("            if (event.isWatermark) {");
                 t.line("                output.emitWatermark(new Watermark(event.ts));");
                 t.line("            } else {");
-                t.line("                strategy.onEvent(event, eventTimestamp, output);");
-                t.line("                strategy.onPeriodicEmit(output);");
+                emit_after_event(t, "                ");
                 t.line("            }");
             }
             (true, false) => {
@@ -561,16 +826,17 @@ impl<'a> Gen<'a> {
                 t.line("                output.emitWatermark(new Watermark(event.ts));");
                 t.line("            }");
             }
-            (false, _) => {
-                t.line("            strategy.onEvent(event, eventTimestamp, output);");
-                t.line("            strategy.onPeriodicEmit(output);");
-            }
+            (false, _) => emit_after_event(t, "            "),
         }
         t.line("        }");
         t.blank();
         t.line("        @Override");
         t.line("        public void onPeriodicEmit(WatermarkOutput output) {");
-        t.line("            // nothing periodic: every watermark was emitted in onEvent");
+        if generated && !per_event {
+            t.line("            strategy.onPeriodicEmit(output);");
+        } else {
+            t.line("            // nothing periodic: every watermark was emitted in onEvent");
+        }
         t.line("        }");
         t.line("    }");
     }
@@ -580,7 +846,15 @@ impl<'a> Gen<'a> {
         let mut chunks: Vec<String> = vec![String::new()];
         for item in &self.s.input {
             let line = match item {
-                InputItem::Element(e) => format!("E,{},{},{},{}\n", e.id, e.ts, e.value, percent_encode(&e.key)),
+                InputItem::Element(e) => format!(
+                    "E,{},{},{},{},{}\n",
+                    e.id,
+                    e.ts,
+                    e.value,
+                    // `~` never comes out of percent_encode: it stands for "no event type".
+                    e.event.as_deref().map_or_else(|| "~".to_string(), percent_encode),
+                    percent_encode(&e.key)
+                ),
                 InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                     format!("W,{}\n", item.watermark().unwrap_or(i64::MIN))
                 }
@@ -593,7 +867,7 @@ impl<'a> Gen<'a> {
             }
         }
         t.line(format!(
-            "    /** The scenario's {} input items, one per line: E,id,ts,value,key (key percent-encoded) or W,ts. */",
+            "    /** The scenario's {} input items, one per line: E,id,ts,value,event,key (percent-encoded; ~: no event) or W,ts. */",
             self.s.input.len()
         ));
         t.line("    static final String[] INPUT = {");
@@ -606,14 +880,19 @@ impl<'a> Gen<'a> {
         t.line("        List<Event> events = new ArrayList<>();");
         t.line("        for (String chunk : INPUT) {");
         t.line("            for (String line : chunk.split(\"\\n\")) {");
-        t.line("                String[] f = line.split(\",\", 5);");
+        t.line("                String[] f = line.split(\",\", 6);");
         if self.markers {
             t.line("                if (f[0].equals(\"W\")) {");
             t.line("                    events.add(Event.watermark(Long.parseLong(f[1])));");
             t.line("                    continue;");
             t.line("                }");
         }
-        t.line("                events.add(Event.of(Long.parseLong(f[1]), decode(f[4]), Long.parseLong(f[2]), Long.parseLong(f[3])));");
+        if self.events {
+            t.line("                String eventType = f[4].equals(\"~\") ? null : decode(f[4]);");
+            t.line("                events.add(Event.of(Long.parseLong(f[1]), decode(f[5]), Long.parseLong(f[2]), Long.parseLong(f[3]), eventType));");
+        } else {
+            t.line("                events.add(Event.of(Long.parseLong(f[1]), decode(f[5]), Long.parseLong(f[2]), Long.parseLong(f[3])));");
+        }
         t.line("            }");
         t.line("        }");
         t.line("        return events;");
@@ -688,7 +967,8 @@ impl<'a> Gen<'a> {
 
     fn main(&self, t: &mut Text) {
         let s = self.s;
-        let global_event_time = s.assigner.is_global() && matches!(s.trigger.base, BaseTrigger::EventTime);
+        let global_event_time =
+            self.job == Job::Window && s.assigner.is_global() && matches!(s.trigger.base, BaseTrigger::EventTime);
         if global_event_time {
             t.line("    @SuppressWarnings({\"unchecked\", \"rawtypes\"})");
         }
@@ -709,11 +989,16 @@ impl<'a> Gen<'a> {
                 let sep = if i + 1 == n { ");" } else { "," };
                 match item {
                     InputItem::Element(e) => t.line(format!(
-                        "                Event.of({}, {}, {}, {}){sep}{}",
+                        "                Event.of({}, {}, {}, {}{}){sep}{}",
                         long_lit(e.id),
                         string_lit(&e.key),
                         long_lit(e.ts),
                         long_lit(e.value),
+                        match (&e.event, self.events) {
+                            (Some(ev), true) => format!(", {}", string_lit(ev)),
+                            (None, true) => ", null".to_string(),
+                            _ => String::new(),
+                        },
                         time_suffix("//", e.ts)
                     )),
                     InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
@@ -728,6 +1013,16 @@ impl<'a> Gen<'a> {
             }
         }
         t.blank();
+        if s.source.periodic && (s.watermarks != WatermarkSpec::Explicit || s.source.interval != 200) {
+            t.line(format!(
+                "        // Periodic emission every {} of processing time (autoWatermarkInterval).",
+                human_duration(s.source.interval)
+            ));
+            t.line(format!("        env.getConfig().setAutoWatermarkInterval({}); // ms", long_lit(s.source.interval)));
+        }
+        if self.markers {
+            t.line("        // The scenario scripts watermarks: Event.watermark(ts) items in the input.");
+        }
         let strategy = match s.watermarks {
             WatermarkSpec::Explicit => None,
             WatermarkSpec::BoundedOutOfOrderness { bound } => {
@@ -743,12 +1038,6 @@ impl<'a> Gen<'a> {
                 Some("WatermarkStrategy.<Event>forMonotonousTimestamps()".to_string())
             }
         };
-        if let Some(strategy) = &strategy {
-            t.line(format!("        WatermarkStrategy<Event> strategy = {strategy};"));
-        }
-        if self.markers {
-            t.line("        // The scenario scripts watermarks: Event.watermark(ts) items in the input.");
-        }
         match (&strategy, self.markers) {
             (None, false) => {
                 t.line(
@@ -762,13 +1051,34 @@ impl<'a> Gen<'a> {
                 t.line("        WatermarkStrategy<Event> watermarks = WatermarkStrategy");
                 t.line("                .<Event>forGenerator(ctx -> new TidemarkWatermarks())");
             }
-            (Some(_), _) => {
+            (Some(strategy), _) if !self.uses_generator() => {
+                t.line(format!("        WatermarkStrategy<Event> watermarks = {strategy}"));
+            }
+            (Some(strategy), _) => {
+                t.line(format!("        WatermarkStrategy<Event> strategy = {strategy};"));
                 t.line("        WatermarkStrategy<Event> watermarks = WatermarkStrategy");
                 t.line("                .<Event>forGenerator(ctx -> new TidemarkWatermarks(strategy.createWatermarkGenerator(ctx)))");
             }
         }
+        if let Some(d) = s.source.idleness {
+            t.line(format!(
+                "                .withIdleness({}) // no events for this long (processing time): idle",
+                duration(d)
+            ));
+        }
         t.line("                .withTimestampAssigner((event, previousTimestamp) -> event.ts);");
         t.blank();
+        match self.job {
+            Job::Window => self.window_job(t),
+            Job::Tvf(spec) => self.tvf_job(t, spec),
+            Job::Process(spec) => self.process_job(t, spec),
+        }
+        t.line("    }");
+    }
+
+    /// keyBy → window → trigger, evictor, lateness, side output → the window function → print.
+    fn window_job(&self, t: &mut Text) {
+        let s = self.s;
         if s.side_output {
             t.line("        // Elements too late for every window (past end + allowed lateness) go here.");
             t.line("        OutputTag<Event> lateTag = new OutputTag<Event>(\"late-events\") {};");
@@ -823,7 +1133,52 @@ impl<'a> Gen<'a> {
         }
         t.blank();
         t.line(format!("        env.execute({});", string_lit(&s.name)));
-        t.line("    }");
+    }
+
+    /// The source as a table with a rowtime attribute, then the scenario's window TVF query.
+    fn tvf_job(&self, t: &mut Text, spec: TvfSpec) {
+        t.line("        DataStream<Event> events = input");
+        if self.markers {
+            t.line("                .assignTimestampsAndWatermarks(watermarks)");
+            t.line("                .filter(event -> !event.isWatermark); // the items go, their watermarks stay");
+        } else {
+            t.line("                .assignTimestampsAndWatermarks(watermarks);");
+        }
+        t.blank();
+        t.line("        StreamTableEnvironment tableEnv = StreamTableEnvironment.create(env);");
+        t.line("        tableEnv.getConfig().set(\"table.local-time-zone\", \"UTC\");");
+        t.line("        // The stream's timestamps and watermarks become the table's rowtime attribute.");
+        t.line("        tableEnv.createTemporaryView(\"events\", events, Schema.newBuilder()");
+        t.line("                .columnByMetadata(\"rowtime\", \"TIMESTAMP_LTZ(3)\")");
+        t.line("                .watermark(\"rowtime\", \"SOURCE_WATERMARK()\")");
+        t.line("                .build());");
+        t.line("        // One final row per window when the watermark passes window_end - 1; no allowed lateness.");
+        let query = sql::tvf_query(self.s, spec, "rowtime");
+        t.line("        tableEnv.executeSql(String.join(\"\\n\",");
+        let n = query.len();
+        for (i, line) in query.iter().enumerate() {
+            t.line(format!("                {}{}", string_lit(line), if i + 1 == n { ")).print();" } else { "," }));
+        }
+    }
+
+    /// keyBy → the keyed process function → print.
+    fn process_job(&self, t: &mut Text, spec: ProcessFunctionSpec) {
+        let s = self.s;
+        let function = match spec {
+            ProcessFunctionSpec::RequestAssembler { .. } => "RequestAssembler",
+            ProcessFunctionSpec::ErrorRateAlert { .. } => "ErrorRateAlert",
+        };
+        t.line("        DataStream<Record> records = input");
+        t.line("                .assignTimestampsAndWatermarks(watermarks)");
+        if self.markers {
+            t.line("                .filter(event -> !event.isWatermark) // the items go, their watermarks stay");
+        }
+        t.line("                .keyBy(event -> event.key)");
+        t.line(format!("                .process(new {function}());"));
+        t.blank();
+        t.line("        records.print();");
+        t.blank();
+        t.line(format!("        env.execute({});", string_lit(&s.name)));
     }
 }
 

@@ -19,7 +19,7 @@ pub mod java;
 pub mod pyflink;
 pub mod sql;
 
-use crate::engine::scenario::{InputItem, Scenario};
+use crate::engine::scenario::{InputItem, ProcessFunctionSpec, Scenario, TvfSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis, format_millis};
 
 /// The three languages a scenario is shown in.
@@ -213,11 +213,80 @@ pub(crate) fn time_suffix(marker: &str, ts: Millis) -> String {
 
 /// Whether the input scripts any watermark.
 pub(crate) fn has_watermark_items(scenario: &Scenario) -> bool {
-    scenario.input.iter().any(|i| matches!(i, InputItem::Watermark(_)))
+    scenario.input.iter().any(|i| i.watermark().is_some())
+}
+
+/// What the scenario runs: a DataStream window (the oracle's job), a SQL window TVF, or one of
+/// the course's keyed process functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Job {
+    Window,
+    Tvf(TvfSpec),
+    Process(ProcessFunctionSpec),
+}
+
+pub(crate) fn job(s: &Scenario) -> Job {
+    match (s.process_function, s.tvf) {
+        (Some(p), _) => Job::Process(p),
+        (None, Some(t)) => Job::Tvf(t),
+        (None, None) => Job::Window,
+    }
+}
+
+/// The `event` values the engine's process functions recognise (case-insensitive), as
+/// `src/engine/process_fn.rs` reads them.
+pub(crate) const STARTED_EVENTS: [&str; 3] = ["started", "requeststarted", "request_started"];
+pub(crate) const COMPLETED_EVENTS: [&str; 3] = ["completed", "requestcompleted", "request_completed"];
+pub(crate) const ERROR_EVENTS: [&str; 3] = ["error", "modelerror", "model_error"];
+/// An element without `event` counts as a request too.
+pub(crate) const REQUEST_EVENTS: [&str; 3] = ["request", "requestrecord", "ok"];
+
+/// Whether the elements carry an `event` type (the process functions read it).
+pub(crate) fn has_events(s: &Scenario) -> bool {
+    matches!(job(s), Job::Process(_)) || s.elements().any(|e| e.event.is_some())
+}
+
+/// What a real job on a bounded, single-stream source cannot reproduce of the scenario's
+/// source: partitions, and everything that depends on processing time (Tidemark replays it
+/// from the arrival times; a real job reads this input in milliseconds of wall-clock time).
+pub(crate) fn source_caveats(s: &Scenario) -> Vec<String> {
+    let mut out = Vec::new();
+    let partitions = s.partition_count();
+    if partitions > 1 {
+        out.push(format!(
+            "The scenario reads {partitions} source partitions, each with its own watermark generator (the job's watermark is their minimum); this program reads one stream with one watermark, so a slow or quiet partition holds nothing back here."
+        ));
+    }
+    if s.input.iter().any(|i| matches!(i, InputItem::SourceWatermark(m) if m.partition > 0)) {
+        out.push("Watermark items scripted for one partition are emitted into the one stream here.".into());
+    }
+    let mut clock = Vec::new();
+    if s.source.periodic {
+        clock.push(format!("periodic watermarks every {}", human_duration(s.source.interval)));
+    }
+    if let Some(d) = s.source.idleness {
+        clock.push(format!("idleness after {}", human_duration(d)));
+    }
+    if !s.assigner.is_event_time() && job(s) == Job::Window {
+        clock.push("processing-time windows".into());
+    }
+    if let Job::Process(ProcessFunctionSpec::RequestAssembler { ttl: Some(ttl), .. }) = job(s) {
+        clock.push(format!("the state TTL of {}", human_duration(ttl)));
+    }
+    if !clock.is_empty() {
+        out.push(format!(
+            "Tidemark replays processing time from the scenario's arrival times ({}); a real job reads this bounded input in a few milliseconds of wall-clock time, so what depends on processing time happens differently here.",
+            clock.join(", ")
+        ));
+    }
+    out
 }
 
 /// Flink's own rejection of the job, if the configuration is one it refuses to build.
 pub(crate) fn build_error(scenario: &Scenario) -> Option<String> {
+    if job(scenario) != Job::Window {
+        return None;
+    }
     crate::engine::operator::validate(scenario).err().map(|e| e.to_string())
 }
 

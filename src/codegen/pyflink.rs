@@ -1,13 +1,16 @@
 //! The PyFlink program, in the course's style: records as `Row`s, `key_by`, `window`,
 //! `allowed_lateness`, `side_output_late_data`, then `aggregate`/`reduce`/`process`. What PyFlink
 //! lacks (evictors, custom watermark generators, the end-of-stream trigger) is said in a comment.
+//! Scenarios that run a window TVF get the same query through PyFlink's Table API; those that run
+//! a keyed process function get it in the course's RequestAssembler shape.
 
 use super::{
-    Dialect, Program, Text, Unit, build_error, has_watermark_items, human_duration, snake_name, split_duration,
+    COMPLETED_EVENTS, Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, STARTED_EVENTS, Text, Unit, build_error,
+    has_events, has_watermark_items, human_duration, job, snake_name, source_caveats, split_duration, sql,
     time_comment, time_suffix, wrap_comment,
 };
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, InputItem, Scenario, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, WatermarkSpec, WindowFunctionSpec,
 };
 use crate::engine::time::Millis;
 
@@ -96,6 +99,9 @@ fn comment(prefix: &str, text: &str) -> Vec<String> {
 
 struct Gen<'a> {
     s: &'a Scenario,
+    job: Job,
+    /// The elements carry an event type (`started`, `completed`, `error`, ...).
+    events: bool,
     markers: bool,
     caveats: Vec<String>,
 }
@@ -109,11 +115,12 @@ impl<'a> Gen<'a> {
         }
         match s.watermarks {
             WatermarkSpec::Explicit if markers => caveats.push(
-                "PyFlink has no custom WatermarkGenerator, so the scenario's scripted watermarks (the comments in ELEMENTS) cannot be emitted; this job uses for_monotonous_timestamps(), whose periodic watermark this small input outruns: windows fire at the end of input.".into(),
+                "PyFlink has no custom WatermarkGenerator, so the scenario's scripted watermarks (the comments in ELEMENTS) cannot be emitted; this job uses for_monotonous_timestamps(), whose periodic watermark this small input outruns: event time only advances at the end of input.".into(),
             ),
             WatermarkSpec::Explicit => {}
+            WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous if s.source.periodic => {}
             WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous => caveats.push(
-                "Tidemark emits the watermark after every element, as the course's timelines do; PyFlink's strategy emits it periodically (every 200 ms), which this small input outruns: windows fire at the end of input, without late firings. The Java program emits them as Tidemark does.".into(),
+                "Tidemark emits the watermark after every element, as the course's timelines do; PyFlink's strategy emits it periodically (every 200 ms), which this small input outruns: event time only advances at the end of input (no late data, no late firings). The Java program emits them as Tidemark does.".into(),
             ),
         }
         if markers && s.watermarks != WatermarkSpec::Explicit {
@@ -121,7 +128,8 @@ impl<'a> Gen<'a> {
                 "The scenario's scripted watermarks (the comments in ELEMENTS) cannot be emitted: PyFlink has no custom WatermarkGenerator.".into(),
             );
         }
-        if let Some(e) = s.evictor {
+        let job = job(s);
+        if let (Job::Window, Some(e)) = (job, s.evictor) {
             let what = match e.kind {
                 EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
                 EvictorKind::Time { size } => format!("TimeEvictor.of({})", human_duration(size)),
@@ -130,12 +138,12 @@ impl<'a> Gen<'a> {
                 "The evictor ({what}) is left out: \"Evictor is still not supported in Python DataStream API\"; the Java program has it."
             ));
         }
-        if s.assigner == AssignerSpec::GlobalEos {
+        if job == Job::Window && s.assigner == AssignerSpec::GlobalEos {
             caveats.push(
                 "PyFlink's GlobalWindows has no create_with_end_of_stream_trigger(): GlobalWindows.create() with its default NeverTrigger never fires; the Java program has the end-of-stream trigger.".into(),
             );
         }
-        if s.assigner.is_global() && s.trigger.base == BaseTrigger::Default && s.trigger.purging {
+        if job == Job::Window && s.assigner.is_global() && s.trigger.base == BaseTrigger::Default && s.trigger.purging {
             caveats.push(
                 "A PurgingTrigger around the default trigger of GlobalWindows cannot be written; this job keeps the unpurged default.".into(),
             );
@@ -145,7 +153,8 @@ impl<'a> Gen<'a> {
                 "The scenario pauses the input (end_of_input: false), so Tidemark never sends the final Long.MAX_VALUE watermark; a bounded collection source always does, so this job also fires the windows Tidemark leaves pending.".into(),
             );
         }
-        Gen { s, markers, caveats }
+        caveats.extend(source_caveats(s));
+        Gen { s, job, events: has_events(s), markers, caveats }
     }
 
     fn global(&self) -> bool {
@@ -167,10 +176,12 @@ impl<'a> Gen<'a> {
     fn render(&self) -> String {
         let s = self.s;
         let mut t = Text::default();
-        t.line(format!(
-            "# Tidemark scenario {}, as a PyFlink 2.3 job in the style of the course.",
-            string_lit(&s.name)
-        ));
+        let what = match self.job {
+            Job::Window => "a PyFlink 2.3 job in the style of the course",
+            Job::Tvf(_) => "a PyFlink 2.3 job: a DataStream source and a SQL window TVF",
+            Job::Process(_) => "a PyFlink 2.3 job with a KeyedProcessFunction, in the style of the course",
+        };
+        t.line(format!("# Tidemark scenario {}, as {what}.", string_lit(&s.name)));
         if !s.description.is_empty() {
             t.line("#");
             t.lines(comment("# ", &s.description));
@@ -218,12 +229,24 @@ impl<'a> Gen<'a> {
         if used("TimestampAssigner") {
             t.line("from pyflink.common.watermark_strategy import TimestampAssigner");
         }
-        let datastream: Vec<&str> =
-            ["AggregateFunction", "OutputTag", "ProcessWindowFunction", "ReduceFunction", "StreamExecutionEnvironment"]
-                .into_iter()
-                .filter(|n| used(n))
-                .collect();
+        let datastream: Vec<&str> = [
+            "AggregateFunction",
+            "KeyedProcessFunction",
+            "OutputTag",
+            "ProcessWindowFunction",
+            "ReduceFunction",
+            "RuntimeContext",
+            "StreamExecutionEnvironment",
+        ]
+        .into_iter()
+        .filter(|n| used(n))
+        .collect();
         t.line(format!("from pyflink.datastream import {}", datastream.join(", ")));
+        let state: Vec<&str> =
+            ["MapStateDescriptor", "StateTtlConfig", "ValueStateDescriptor"].into_iter().filter(|n| used(n)).collect();
+        if !state.is_empty() {
+            t.line(format!("from pyflink.datastream.state import {}", state.join(", ")));
+        }
         let window: Vec<&str> = [
             "ContinuousEventTimeTrigger",
             "CountTrigger",
@@ -234,48 +257,93 @@ impl<'a> Gen<'a> {
             "PurgingTrigger",
             "SessionWindowTimeGapExtractor",
             "SlidingEventTimeWindows",
+            "SlidingProcessingTimeWindows",
             "TumblingEventTimeWindows",
+            "TumblingProcessingTimeWindows",
         ]
         .into_iter()
         .filter(|n| used(n))
         .collect();
-        t.line(format!("from pyflink.datastream.window import {}", window.join(", ")));
+        if !window.is_empty() {
+            t.line(format!("from pyflink.datastream.window import {}", window.join(", ")));
+        }
+        let table: Vec<&str> = ["Schema", "StreamTableEnvironment"].into_iter().filter(|n| used(n)).collect();
+        if !table.is_empty() {
+            t.line(format!("from pyflink.table import {}", table.join(", ")));
+        }
     }
 
     fn body(&self, t: &mut Text) {
         let s = self.s;
+        let mut fields = vec!["\"id\"", "\"key\"", "\"ts\"", "\"value\""];
+        let mut field_types = vec!["Types.LONG()", "Types.STRING()", "Types.LONG()", "Types.LONG()"];
+        if self.events {
+            fields.push("\"event\"");
+            field_types.push("Types.STRING()");
+        }
         t.line("# An input record: what the scenario's elements carry.");
-        t.line("Event = Row(\"id\", \"key\", \"ts\", \"value\")");
+        t.line(format!("Event = Row({})", fields.join(", ")));
         t.line("EVENT_TYPE = Types.ROW_NAMED(");
-        t.line("    [\"id\", \"key\", \"ts\", \"value\"], [Types.LONG(), Types.STRING(), Types.LONG(), Types.LONG()])");
+        t.line(format!("    [{}], [{}])", fields.join(", "), field_types.join(", ")));
         t.blank();
-        let mut names = vec!["\"key\"".to_string()];
-        let mut types = vec!["Types.STRING()".to_string()];
-        if !self.global() {
-            names.extend(["\"window_start\"".into(), "\"window_end\"".into()]);
-            types.extend(["Types.LONG()".into(), "Types.LONG()".into()]);
+        match self.job {
+            Job::Window => {
+                let mut names = vec!["\"key\"".to_string()];
+                let mut types = vec!["Types.STRING()".to_string()];
+                if !self.global() {
+                    names.extend(["\"window_start\"".into(), "\"window_end\"".into()]);
+                    types.extend(["Types.LONG()".into(), "Types.LONG()".into()]);
+                }
+                for (n, ty) in self.value_fields() {
+                    names.push(format!("\"{n}\""));
+                    types.push(ty.into());
+                }
+                names.push("\"watermark\"".into());
+                types.push("Types.LONG()".into());
+                t.line("# A window result: the key, the window, the value and the watermark at the firing.");
+                t.line("RESULT_TYPE = Types.ROW_NAMED(");
+                t.line(format!("    [{}],", names.join(", ")));
+                t.line(format!("    [{}])", types.join(", ")));
+                t.blank();
+            }
+            Job::Process(spec) => {
+                let (extra, extra_types) = match spec {
+                    ProcessFunctionSpec::RequestAssembler { .. } => ("\"id\"", "Types.LONG()"),
+                    ProcessFunctionSpec::ErrorRateAlert { .. } => {
+                        ("\"errors\", \"requests\"", "Types.LONG(), Types.LONG()")
+                    }
+                };
+                t.line("# What the process function emits: completed, abandoned, alert or ok, and its facts.");
+                t.line("RECORD_TYPE = Types.ROW_NAMED(");
+                t.line(format!("    [\"key\", \"kind\", \"ts\", \"watermark\", {extra}],"));
+                t.line(format!("    [Types.STRING(), Types.STRING(), Types.LONG(), Types.LONG(), {extra_types}])"));
+                t.blank();
+            }
+            Job::Tvf(spec) => {
+                t.line("# The window TVF query over the stream (rowtime: the stream's timestamps and watermarks).");
+                t.line("QUERY = \"\"\"");
+                for line in sql::tvf_query(s, spec, "rowtime") {
+                    t.line(line);
+                }
+                t.line("\"\"\"");
+                t.blank();
+            }
         }
-        for (n, ty) in self.value_fields() {
-            names.push(format!("\"{n}\""));
-            types.push(ty.into());
-        }
-        names.push("\"watermark\"".into());
-        types.push("Types.LONG()".into());
-        t.line("# A window result: the key, the window, the value and the watermark at the firing.");
-        t.line("RESULT_TYPE = Types.ROW_NAMED(");
-        t.line(format!("    [{}],", names.join(", ")));
-        t.line(format!("    [{}])", types.join(", ")));
-        t.blank();
         t.line("# The scenario's input, in arrival order.");
         t.line("ELEMENTS = [");
         for item in &s.input {
             match item {
                 InputItem::Element(e) => t.line(format!(
-                    "    Event({}, {}, {}, {}),{}",
+                    "    Event({}, {}, {}, {}{}),{}",
                     e.id,
                     string_lit(&e.key),
                     e.ts,
                     e.value,
+                    match (&e.event, self.events) {
+                        (Some(ev), true) => format!(", {}", string_lit(ev)),
+                        (None, true) => ", None".to_string(),
+                        _ => String::new(),
+                    },
                     time_suffix(" #", e.ts)
                 )),
                 InputItem::Watermark(_) | InputItem::SourceWatermark(_) => t.line(format!(
@@ -290,8 +358,12 @@ impl<'a> Gen<'a> {
         t.line("    def extract_timestamp(self, value, record_timestamp):");
         t.line("        return value.ts");
         t.blank_lines(2);
-        self.functions(t);
-        if let AssignerSpec::DynamicSession { default_gap, gaps } = &s.assigner {
+        match self.job {
+            Job::Window => self.functions(t),
+            Job::Tvf(_) => {}
+            Job::Process(spec) => self.process_function(t, spec),
+        }
+        if let (Job::Window, AssignerSpec::DynamicSession { default_gap, gaps }) = (self.job, &s.assigner) {
             t.line("class GapPerKey(SessionWindowTimeGapExtractor):");
             t.line("    \"\"\"The session gap of each key, in milliseconds.\"\"\"");
             t.line("    GAPS = {");
@@ -311,6 +383,100 @@ impl<'a> Gen<'a> {
         t.blank_lines(2);
         t.line("if __name__ == \"__main__\":");
         t.line("    main()");
+    }
+
+    /// The course's keyed process functions (module 6's RequestAssembler, in the course's own
+    /// shape, and the hand-built error-rate alert).
+    fn process_function(&self, t: &mut Text, spec: ProcessFunctionSpec) {
+        let tuple =
+            |names: &[&str]| format!("({})", names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "));
+        t.line("def is_event(event, names):");
+        t.line("    \"\"\"Whether the element's event type is one of `names` (ignoring case).\"\"\"");
+        t.line("    return (event.event or \"\").lower() in names");
+        t.blank_lines(2);
+        match spec {
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl } => {
+                t.line(format!("STARTED = {}", tuple(&STARTED_EVENTS)));
+                t.line(format!("COMPLETED = {}", tuple(&COMPLETED_EVENTS)));
+                t.line(format!("ABANDON_MS = {}  # {}", grouped(timeout), human_duration(timeout)));
+                t.blank_lines(2);
+                t.line("class RequestAssembler(KeyedProcessFunction):  # keyed by request id");
+                t.blank();
+                t.line("    def open(self, runtime_context: RuntimeContext):");
+                t.line("        # state name \"open\"; the attribute cannot be self.open");
+                t.line("        descriptor = ValueStateDescriptor(\"open\", Types.PICKLED_BYTE_ARRAY())");
+                if let Some(ttl) = ttl {
+                    t.line(format!(
+                        "        # Module 3's backstop: a processing-time TTL of {} on the open request.",
+                        human_duration(ttl)
+                    ));
+                    t.line(format!("        descriptor.enable_time_to_live(StateTtlConfig.new_builder({})", time(ttl)));
+                    t.line("                                       .set_update_type(StateTtlConfig.UpdateType.OnCreateAndWrite)");
+                    t.line("                                       .set_state_visibility(");
+                    t.line(
+                        "                                           StateTtlConfig.StateVisibility.NeverReturnExpired)",
+                    );
+                    t.line("                                       .build())");
+                }
+                t.line("        self.open_state = runtime_context.get_state(descriptor)");
+                t.blank();
+                t.line("    def process_element(self, event, ctx):");
+                t.line("        cur = self.open_state.value()  # (started id, started ts) or None");
+                t.line("        if is_event(event, STARTED):");
+                t.line("            self.open_state.update((event.id, event.ts))");
+                t.line("            ctx.timer_service().register_event_time_timer(event.ts + ABANDON_MS)");
+                t.line("        elif is_event(event, COMPLETED) and cur is not None:");
+                t.line("            yield Row(ctx.get_current_key(), \"completed\", event.ts,");
+                t.line("                      ctx.timer_service().current_watermark(), event.id)");
+                t.line("            ctx.timer_service().delete_event_time_timer(cur[1] + ABANDON_MS)");
+                t.line("            self.open_state.clear()");
+                t.line("        # a completion without an open request has nothing to join: dropped");
+                t.blank();
+                t.line("    def on_timer(self, timestamp, ctx):");
+                t.line("        cur = self.open_state.value()");
+                t.line("        if cur is not None and timestamp == cur[1] + ABANDON_MS:  # not a stale timer");
+                t.line("            yield Row(ctx.get_current_key(), \"abandoned\", timestamp,");
+                t.line("                      ctx.timer_service().current_watermark(), cur[0])");
+                t.line("            self.open_state.clear()");
+            }
+            ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct } => {
+                t.line(format!("ERROR = {}", tuple(&ERROR_EVENTS)));
+                t.line(format!("REQUEST = {}", tuple(&REQUEST_EVENTS)));
+                t.line(format!("MINUTE_MS = {}  # {}", grouped(size), human_duration(size)));
+                t.line(format!("THRESHOLD_PCT = {threshold_pct}"));
+                t.blank_lines(2);
+                t.line("class ErrorRateAlert(KeyedProcessFunction):  # keyed by model");
+                t.line("    \"\"\"A window built by hand (upstream's PseudoWindow): minute end -> (errors, requests).\"\"\"");
+                t.blank();
+                t.line("    def open(self, runtime_context: RuntimeContext):");
+                t.line("        self.minutes = runtime_context.get_map_state(MapStateDescriptor(");
+                t.line("            \"minutes\", Types.LONG(), Types.TUPLE([Types.LONG(), Types.LONG()])))");
+                t.blank();
+                t.line("    def process_element(self, event, ctx):");
+                t.line("        error = is_event(event, ERROR)");
+                t.line("        if not error and event.event is not None and not is_event(event, REQUEST):");
+                t.line("            return  # neither a request nor an error");
+                t.line("        minute_end = event.ts - event.ts % MINUTE_MS + MINUTE_MS - 1");
+                t.line("        if minute_end <= ctx.timer_service().current_watermark():");
+                t.line("            return  # late: its minute has already been reported");
+                t.line("        counts = self.minutes.get(minute_end)");
+                t.line("        if counts is None:");
+                t.line("            counts = (0, 0)");
+                t.line("            ctx.timer_service().register_event_time_timer(minute_end)");
+                t.line("        self.minutes.put(minute_end, (counts[0] + (1 if error else 0), counts[1] + 1))");
+                t.blank();
+                t.line("    def on_timer(self, timestamp, ctx):");
+                t.line("        counts = self.minutes.get(timestamp)");
+                t.line("        if counts is None:");
+                t.line("            return");
+                t.line("        self.minutes.remove(timestamp)");
+                t.line("        errors, requests = counts");
+                t.line("        kind = \"alert\" if errors * 100 > THRESHOLD_PCT * requests else \"ok\"");
+                t.line("        yield Row(ctx.get_current_key(), kind, timestamp, ctx.timer_service().current_watermark(),");
+                t.line("                  errors, requests)");
+            }
+        }
+        t.blank_lines(2);
     }
 
     fn result_row(&self, value: &str) -> String {
@@ -429,11 +595,17 @@ impl<'a> Gen<'a> {
                 "DynamicEventTimeSessionWindows.with_dynamic_gap(GapPerKey())".into()
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => "GlobalWindows.create()".into(),
-            AssignerSpec::TumblingProcessing { size, .. } => {
+            AssignerSpec::TumblingProcessing { size, offset: 0 } => {
                 format!("TumblingProcessingTimeWindows.of({})", time(*size))
             }
-            AssignerSpec::SlidingProcessing { size, slide, .. } => {
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                format!("TumblingProcessingTimeWindows.of({}, {})", time(*size), time(*offset))
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset: 0 } => {
                 format!("SlidingProcessingTimeWindows.of({}, {})", time(*size), time(*slide))
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                format!("SlidingProcessingTimeWindows.of({}, {}, {})", time(*size), time(*slide), time(*offset))
             }
         }
     }
@@ -467,11 +639,23 @@ impl<'a> Gen<'a> {
             }
             WatermarkSpec::Monotonous => "WatermarkStrategy.for_monotonous_timestamps()".into(),
         };
+        if s.source.periodic && s.source.interval != 200 {
+            t.line(format!(
+                "    env.get_config().set_auto_watermark_interval({})  # milliseconds of processing time",
+                s.source.interval
+            ));
+        }
         t.line("    watermarks = (");
         t.line(format!("        {strategy}"));
+        if let Some(d) = s.source.idleness {
+            t.line(format!(
+                "        .with_idleness({})  # no events for this long (processing time): idle",
+                duration(d)
+            ));
+        }
         t.line("        .with_timestamp_assigner(EventTimestamps())");
         t.line("    )");
-        if s.side_output {
+        if self.job == Job::Window && s.side_output {
             t.line("    # The late records travel pickled, as in the course: in PyFlink 2.3 an OutputTag typed");
             t.line("    # with a named row cannot be pickled with the window (TypeError: cannot pickle RLock).");
             t.line("    late_tag = OutputTag(\"late-events\", Types.PICKLED_BYTE_ARRAY())");
@@ -480,6 +664,38 @@ impl<'a> Gen<'a> {
         t.line("    records = env.from_collection(ELEMENTS, type_info=EVENT_TYPE) \\");
         t.line("        .assign_timestamps_and_watermarks(watermarks)");
         t.blank();
+        match self.job {
+            Job::Window => self.window_job(t),
+            Job::Tvf(_) => {
+                t.line("    t_env = StreamTableEnvironment.create(env)");
+                t.line("    t_env.get_config().set(\"table.local-time-zone\", \"UTC\")");
+                t.line("    # The stream's timestamps and watermarks become the table's rowtime attribute.");
+                t.line("    t_env.create_temporary_view(\"events\", records, Schema.new_builder()");
+                t.line("                                .column_by_metadata(\"rowtime\", \"TIMESTAMP_LTZ(3)\")");
+                t.line("                                .watermark(\"rowtime\", \"SOURCE_WATERMARK()\")");
+                t.line("                                .build())");
+                t.line("    # One final row per window when the watermark passes window_end - 1.");
+                t.line("    t_env.execute_sql(QUERY).print()");
+            }
+            Job::Process(spec) => {
+                let function = match spec {
+                    ProcessFunctionSpec::RequestAssembler { .. } => "RequestAssembler",
+                    ProcessFunctionSpec::ErrorRateAlert { .. } => "ErrorRateAlert",
+                };
+                t.line("    results = records \\");
+                t.line("        .key_by(lambda r: r.key, key_type=Types.STRING()) \\");
+                t.line(format!("        .process({function}(), output_type=RECORD_TYPE)"));
+                t.blank();
+                t.line("    results.print()");
+                t.blank();
+                t.line(format!("    env.execute({})", string_lit(&s.name)));
+            }
+        }
+    }
+
+    /// key_by → window → trigger, lateness, side output → the window function → print.
+    fn window_job(&self, t: &mut Text) {
+        let s = self.s;
         t.line("    results = (");
         t.line("        records");
         t.line("        .key_by(lambda r: r.key, key_type=Types.STRING())");

@@ -3,14 +3,18 @@
 //! where the configuration can be expressed as one. What the TVF cannot express is listed in a
 //! comment block above the query, never dropped silently.
 //!
-//! `CUMULATE` has no DataStream counterpart among Tidemark's assigners, so it never appears.
+//! A scenario that runs a window TVF itself (`tvf`, CUMULATE included) gets its query; the error-rate
+//! alert process function becomes the TUMBLE query it is equivalent to; RequestAssembler's
+//! timers have no SQL form. (`CUMULATE` has no DataStream assigner, so a window scenario never
+//! produces it.)
 
 use super::{
-    Dialect, Program, Text, build_error, has_watermark_items, human_duration, snake_name, time_comment, time_suffix,
-    wrap_comment,
+    Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, Text, build_error, has_events, has_watermark_items,
+    human_duration, job, snake_name, source_caveats, time_comment, time_suffix, wrap_comment,
 };
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, InputItem, Scenario, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
+    WindowFunctionSpec,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 
@@ -68,21 +72,142 @@ fn comment(prefix: &str, text: &str) -> Vec<String> {
     wrap_comment(prefix, text, 96)
 }
 
+/// The aggregate columns of the window function.
+fn aggregates(function: WindowFunctionSpec) -> Vec<&'static str> {
+    match function {
+        WindowFunctionSpec::Process => vec!["SUM(`value`) AS sum_value", "COUNT(*) AS cnt"],
+        WindowFunctionSpec::Sum => vec!["SUM(`value`) AS sum_value"],
+        WindowFunctionSpec::Count => vec!["COUNT(*) AS cnt"],
+        // AVG of a BIGINT column is a BIGINT in Flink SQL (integer division): cast first.
+        WindowFunctionSpec::Avg => vec!["AVG(CAST(`value` AS DOUBLE)) AS avg_value"],
+        WindowFunctionSpec::Min => vec!["MIN(`value`) AS min_value"],
+        WindowFunctionSpec::Max => vec!["MAX(`value`) AS max_value"],
+    }
+}
+
+/// The TVF call for a scenario's `tvf` over the time attribute `time`.
+fn tvf_call(spec: TvfSpec, time: &str) -> String {
+    match spec {
+        TvfSpec::Tumble { size } => format!("TUMBLE(TABLE events, DESCRIPTOR({time}), {})", interval(size)),
+        // HOP takes the slide first, then the size.
+        TvfSpec::Hop { size, slide } => {
+            format!("HOP(TABLE events, DESCRIPTOR({time}), {}, {})", interval(slide), interval(size))
+        }
+        // CUMULATE takes the step first, then the maximum size.
+        TvfSpec::Cumulate { step, size } => {
+            format!("CUMULATE(TABLE events, DESCRIPTOR({time}), {}, {})", interval(step), interval(size))
+        }
+        TvfSpec::Session { gap } => {
+            format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR({time}), {})", interval(gap))
+        }
+    }
+}
+
+/// The query of a scenario that runs a window TVF (`tvf`), as lines; `time` names the rowtime
+/// column (`ts` in the SQL program, `rowtime` over a DataStream in the Java and Python ones).
+pub(crate) fn tvf_query(s: &Scenario, spec: TvfSpec, time: &str) -> Vec<String> {
+    vec![
+        format!("SELECT `key`, window_start, window_end, window_time, {}", aggregates(s.function).join(", ")),
+        "FROM TABLE(".to_string(),
+        format!("  {})", tvf_call(spec, time)),
+        "GROUP BY `key`, window_start, window_end, window_time".to_string(),
+    ]
+}
+
+/// The error-rate alert as a query: a tumbling window with zero allowed lateness is exactly
+/// what the hand-built PseudoWindow does.
+fn alert_query(size: Millis, threshold_pct: i64) -> Vec<String> {
+    let set = |names: &[&str]| names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+    let error = format!("LOWER(`event`) IN ({})", set(&ERROR_EVENTS));
+    vec![
+        "SELECT `key`, window_start, window_end,".to_string(),
+        format!("  SUM(CASE WHEN {error} THEN 1 ELSE 0 END) AS errors,"),
+        "  COUNT(*) AS requests,".to_string(),
+        format!(
+            "  CASE WHEN 100 * SUM(CASE WHEN {error} THEN 1 ELSE 0 END) > {threshold_pct} * COUNT(*) THEN 'alert' ELSE 'ok' END AS verdict"
+        ),
+        "FROM TABLE(".to_string(),
+        format!("  TUMBLE(TABLE events, DESCRIPTOR(ts), {}))", interval(size)),
+        format!("WHERE `event` IS NULL OR {error} OR LOWER(`event`) IN ({})", set(&REQUEST_EVENTS)),
+        "GROUP BY `key`, window_start, window_end;".to_string(),
+    ]
+}
+
 struct Gen<'a> {
     s: &'a Scenario,
-    /// The TVF call, or `None` when the assigner has no window TVF.
+    job: Job,
+    /// The window TVF call of a DataStream window scenario, or `None` when it has none.
     tvf: Option<String>,
+    /// The table needs a processing-time column.
+    proctime: bool,
     /// What the query cannot express (also in `caveats`).
     caveats: Vec<String>,
 }
 
 impl<'a> Gen<'a> {
     fn new(s: &'a Scenario) -> Self {
+        let job = job(s);
         let mut caveats = Vec::new();
         if let Some(e) = build_error(s) {
             caveats.push(format!("The DataStream job is rejected by Flink when it is built: {e}"));
         }
-        let tvf = match &s.assigner {
+        let mut proctime = false;
+        let tvf = match job {
+            Job::Window => Self::window_tvf(s, &mut caveats, &mut proctime),
+            Job::Tvf(_) => None,
+            Job::Process(ProcessFunctionSpec::RequestAssembler { .. }) => {
+                caveats.push(
+                    "A KeyedProcessFunction with event-time timers (RequestAssembler) has no Flink SQL form: SQL has no timers to register or delete. The Java and PyFlink programs have it; this file only creates the table.".into(),
+                );
+                None
+            }
+            Job::Process(ProcessFunctionSpec::ErrorRateAlert { .. }) => {
+                caveats.push(
+                    "The hand-built error-rate alert is a tumbling window with zero allowed lateness: the TUMBLE query below gives the same per-minute verdicts (a late error is dropped either way).".into(),
+                );
+                None
+            }
+        };
+        if job == Job::Window {
+            Self::window_caveats(s, &mut caveats);
+        }
+        if s.watermarks == WatermarkSpec::Explicit && has_watermark_items(s) {
+            caveats.push(
+                "Scripted watermarks cannot be expressed: SQL derives the watermark from a column (WATERMARK FOR ts AS ...); this table uses ts - 1 ms (ascending timestamps).".into(),
+            );
+        } else if has_watermark_items(s) {
+            caveats.push(
+                "The scenario's scripted watermarks cannot be expressed: SQL derives the watermark from a column."
+                    .into(),
+            );
+        }
+        if let WatermarkSpec::BoundedOutOfOrderness { bound } = s.watermarks {
+            caveats.push(format!(
+                "The watermark is ts - {} here, 1 ms ahead of the DataStream strategy's (largest ts - bound - 1 ms); Flink SQL emits it as soon as it has moved more than pipeline.auto-watermark-interval ({}) of event time.",
+                human_duration(bound),
+                human_duration(s.source.interval)
+            ));
+        }
+        caveats.extend(source_caveats(s));
+        if !s.end_of_input {
+            caveats.push(
+                "The scenario pauses the input (end_of_input: false); the bounded filesystem source ends with a Long.MAX_VALUE watermark that fires every pending window.".into(),
+            );
+        }
+        let timestamps: Vec<Millis> = s.elements().map(|e| e.ts).collect();
+        if timestamps.iter().any(|t| *t == LONG_MIN || *t == LONG_MAX || t.unsigned_abs() > 253_402_300_799_999) {
+            caveats
+                .push("Timestamps beyond the year 9999 (or Long.MIN/MAX) are not valid TIMESTAMP_LTZ values.".into());
+        }
+        if s.elements().any(|e| e.key.chars().any(char::is_control)) {
+            caveats.push("Control characters in keys are written as '?'.".into());
+        }
+        Gen { s, job, tvf, proctime, caveats }
+    }
+
+    /// The TVF of a DataStream window assigner.
+    fn window_tvf(s: &Scenario, caveats: &mut Vec<String>, proctime: &mut bool) -> Option<String> {
+        match &s.assigner {
             AssignerSpec::Tumbling { size, offset } => Some(if *offset == 0 {
                 format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {})", interval(*size))
             } else {
@@ -120,12 +245,33 @@ impl<'a> Gen<'a> {
                 ));
                 Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*default_gap)))
             }
-            AssignerSpec::TumblingProcessing { size, .. } | AssignerSpec::SlidingProcessing { size, .. } => {
-                caveats.push(format!(
-                    "Processing-time windows ({}) have no event-time TVF form; the nearest SQL uses a PROCTIME() column, which this query does not model.",
-                    human_duration(*size)
-                ));
-                None
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                *proctime = true;
+                Some(if *offset == 0 {
+                    format!("TUMBLE(TABLE events, DESCRIPTOR(proc_time), {})", interval(*size))
+                } else {
+                    format!("TUMBLE(TABLE events, DESCRIPTOR(proc_time), {}, {})", interval(*size), interval(*offset))
+                })
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                *proctime = true;
+                if *slide > 0 && size % slide != 0 {
+                    caveats.push(format!(
+                        "HOP requires the size ({}) to be a whole multiple of the slide ({}); Flink's planner rejects this query.",
+                        human_duration(*size),
+                        human_duration(*slide)
+                    ));
+                }
+                Some(if *offset == 0 {
+                    format!("HOP(TABLE events, DESCRIPTOR(proc_time), {}, {})", interval(*slide), interval(*size))
+                } else {
+                    format!(
+                        "HOP(TABLE events, DESCRIPTOR(proc_time), {}, {}, {})",
+                        interval(*slide),
+                        interval(*size),
+                        interval(*offset)
+                    )
+                })
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => {
                 caveats.push(
@@ -133,7 +279,12 @@ impl<'a> Gen<'a> {
                 );
                 None
             }
-        };
+        }
+    }
+
+    /// What the TVF cannot express of a DataStream window's trigger, evictor, lateness, side
+    /// output and function.
+    fn window_caveats(s: &Scenario, caveats: &mut Vec<String>) {
         match s.trigger.base {
             BaseTrigger::Default | BaseTrigger::EventTime => {}
             BaseTrigger::Count { n } => caveats.push(format!(
@@ -170,59 +321,22 @@ impl<'a> Gen<'a> {
         if s.side_output && !s.assigner.is_global() {
             caveats.push("The late side output cannot be expressed: SQL drops late rows.".into());
         }
-        if s.watermarks == WatermarkSpec::Explicit && has_watermark_items(s) {
-            caveats.push(
-                "Scripted watermarks cannot be expressed: SQL derives the watermark from a column (WATERMARK FOR ts AS ...); this table uses ts - 1 ms (ascending timestamps).".into(),
-            );
-        } else if has_watermark_items(s) {
-            caveats.push(
-                "The scenario's scripted watermarks cannot be expressed: SQL derives the watermark from a column."
-                    .into(),
-            );
-        }
-        if let WatermarkSpec::BoundedOutOfOrderness { bound } = s.watermarks {
-            caveats.push(format!(
-                "The watermark is ts - {} here, 1 ms ahead of the DataStream strategy's (largest ts - bound - 1 ms); Flink SQL emits it as soon as it has moved more than pipeline.auto-watermark-interval (200 ms) of event time.",
-                human_duration(bound)
-            ));
-        }
-        if !s.end_of_input {
-            caveats.push(
-                "The scenario pauses the input (end_of_input: false); the bounded filesystem source ends with a Long.MAX_VALUE watermark that fires every pending window.".into(),
-            );
-        }
         if s.function == WindowFunctionSpec::Process {
             caveats.push(
                 "The ProcessWindowFunction's sum and count become SUM and COUNT(*): SQL aggregates incrementally, it never buffers the rows.".into(),
             );
         }
-        let timestamps: Vec<Millis> = s.elements().map(|e| e.ts).collect();
-        if timestamps.iter().any(|t| *t == LONG_MIN || *t == LONG_MAX || t.unsigned_abs() > 253_402_300_799_999) {
-            caveats
-                .push("Timestamps beyond the year 9999 (or Long.MIN/MAX) are not valid TIMESTAMP_LTZ values.".into());
-        }
-        if s.elements().any(|e| e.key.chars().any(char::is_control)) {
-            caveats.push("Control characters in keys are written as '?'.".into());
-        }
-        Gen { s, tvf, caveats }
-    }
-
-    fn aggregates(&self) -> Vec<&'static str> {
-        match self.s.function {
-            WindowFunctionSpec::Process => vec!["SUM(`value`) AS sum_value", "COUNT(*) AS cnt"],
-            WindowFunctionSpec::Sum => vec!["SUM(`value`) AS sum_value"],
-            WindowFunctionSpec::Count => vec!["COUNT(*) AS cnt"],
-            // AVG of a BIGINT column is a BIGINT in Flink SQL (integer division): cast first.
-            WindowFunctionSpec::Avg => vec!["AVG(CAST(`value` AS DOUBLE)) AS avg_value"],
-            WindowFunctionSpec::Min => vec!["MIN(`value`) AS min_value"],
-            WindowFunctionSpec::Max => vec!["MAX(`value`) AS max_value"],
-        }
     }
 
     fn render(&self) -> String {
         let s = self.s;
+        let events = has_events(s);
         let mut t = Text::default();
-        let form = if self.tvf.is_some() { " with a window table-valued function" } else { "" };
+        let form = match self.job {
+            Job::Window if self.tvf.is_some() => " with a window table-valued function",
+            Job::Tvf(_) => " with a window table-valued function",
+            _ => "",
+        };
         t.line(format!("-- Tidemark scenario {}, as Flink SQL 2.3{form}.", string_lit(&s.name)));
         if !s.description.is_empty() {
             t.line("--");
@@ -234,13 +348,25 @@ impl<'a> Gen<'a> {
         t.blank();
         t.line("SET 'parallelism.default' = '1';");
         t.line("SET 'table.dml-sync' = 'true';");
+        if s.source.periodic && s.source.interval != 200 {
+            t.line(format!("SET 'pipeline.auto-watermark-interval' = '{} ms';", s.source.interval));
+        }
+        if let Some(d) = s.source.idleness {
+            t.line(format!("SET 'table.exec.source.idle-timeout' = '{d} ms';  -- withIdleness"));
+        }
         t.blank();
         t.line("CREATE TABLE events (");
         t.line("  id BIGINT,");
         t.line("  `key` STRING,");
         t.line("  ts_millis BIGINT,");
         t.line("  `value` BIGINT,");
+        if events {
+            t.line("  `event` STRING,");
+        }
         t.line("  ts AS TO_TIMESTAMP_LTZ(ts_millis, 3),");
+        if self.proctime {
+            t.line("  proc_time AS PROCTIME(),  -- processing time: the wall clock when a row is read");
+        }
         let watermark = match s.watermarks {
             WatermarkSpec::BoundedOutOfOrderness { bound } => {
                 format!(
@@ -273,15 +399,24 @@ impl<'a> Gen<'a> {
         match last_element {
             None => t.line("-- (the scenario has no elements)"),
             Some(last) => {
-                t.line("INSERT OVERWRITE events (id, `key`, ts_millis, `value`) VALUES");
+                if events {
+                    t.line("INSERT OVERWRITE events (id, `key`, ts_millis, `value`, `event`) VALUES");
+                } else {
+                    t.line("INSERT OVERWRITE events (id, `key`, ts_millis, `value`) VALUES");
+                }
                 for (i, item) in elements.iter().enumerate() {
                     match item {
                         InputItem::Element(e) => t.line(format!(
-                            "  ({}, {}, {}, {}){}{}",
+                            "  ({}, {}, {}, {}{}){}{}",
                             e.id,
                             string_lit(&e.key),
                             e.ts,
                             e.value,
+                            match (&e.event, events) {
+                                (Some(ev), true) => format!(", {}", string_lit(ev)),
+                                (None, true) => ", CAST(NULL AS STRING)".to_string(),
+                                _ => String::new(),
+                            },
                             if i == last { ";" } else { "," },
                             time_suffix(" --", e.ts)
                         )),
@@ -296,7 +431,10 @@ impl<'a> Gen<'a> {
         t.line("SET 'execution.runtime-mode' = 'streaming';");
         t.blank();
         if !self.caveats.is_empty() {
-            t.line("-- What this query cannot express of the DataStream configuration:");
+            t.line(match self.job {
+                Job::Window => "-- What this query cannot express of the DataStream configuration:",
+                _ => "-- What this query cannot express of the scenario:",
+            });
             for c in &self.caveats {
                 let mut lines = comment("--   ", c);
                 if let Some(first) = lines.first_mut() {
@@ -306,20 +444,39 @@ impl<'a> Gen<'a> {
             }
             t.blank();
         }
-        let aggregates = self.aggregates().join(", ");
-        match &self.tvf {
-            Some(tvf) => {
-                t.line("-- One final result per window, when the watermark passes the window end.");
+        let aggregates = aggregates(s.function).join(", ");
+        match (self.job, &self.tvf) {
+            (Job::Window, Some(tvf)) => {
+                t.line(if self.proctime {
+                    "-- One final result per window, when the wall clock passes the window end."
+                } else {
+                    "-- One final result per window, when the watermark passes the window end."
+                });
                 t.line(format!("SELECT `key`, window_start, window_end, {aggregates}"));
                 t.line("FROM TABLE(");
                 t.line(format!("  {tvf})"));
                 t.line("GROUP BY `key`, window_start, window_end;");
             }
-            None => {
+            (Job::Window, None) => {
                 t.line("-- Not a window: an updating result per key (+I, then -U/+U on every change).");
                 t.line(format!("SELECT `key`, {aggregates}"));
                 t.line("FROM events");
                 t.line("GROUP BY `key`;");
+            }
+            (Job::Tvf(spec), _) => {
+                t.line("-- One final row per window when the watermark passes window_end - 1; no allowed lateness.");
+                let mut query = tvf_query(s, spec, "ts");
+                if let Some(last) = query.last_mut() {
+                    last.push(';');
+                }
+                t.lines(query);
+            }
+            (Job::Process(ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct }), _) => {
+                t.line("-- One verdict per key and minute, when the watermark passes the minute's end.");
+                t.lines(alert_query(size, threshold_pct));
+            }
+            (Job::Process(ProcessFunctionSpec::RequestAssembler { .. }), _) => {
+                t.line("-- (no query: see above)");
             }
         }
         t.finish()

@@ -26,15 +26,16 @@ pub mod value;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::engine::Run;
+use crate::engine::output::ProcessRecord;
 use crate::engine::output::{FlinkError, Output};
 use crate::engine::scenario::{Scenario, WindowFunctionSpec};
 use crate::engine::time::{Millis, TimeWindow, Window};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TraceKind};
-use crate::engine::{Firing, Run};
 
 pub use state::{
-    StateSample, StateSeries, StateSizeParams, WatermarkSample, course_estimate_bytes, course_live_windows_per_key,
-    state_series, watermark_series,
+    PartitionChange, PartitionSeries, PartitionState, StateSample, StateSeries, StateSizeParams, WatermarkSample,
+    course_estimate_bytes, course_live_windows_per_key, partition_series, state_series, watermark_series,
 };
 pub use value::{Amount, ResultValue};
 
@@ -211,7 +212,7 @@ pub struct FinalAnswer {
 }
 
 /// Everything downstream of the window operator for one run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Downstream {
     function: WindowFunctionSpec,
     steps: usize,
@@ -228,6 +229,9 @@ pub struct Downstream {
     side_output: bool,
     state: StateSeries,
     watermarks: Vec<WatermarkSample>,
+    partitions: PartitionSeries,
+    /// Records of a keyed process function (scenarios that run one instead of a window).
+    process: Vec<ProcessRecord>,
     error: Option<FlinkError>,
 }
 
@@ -240,24 +244,6 @@ impl Downstream {
     pub fn new(scenario: &Scenario, run: &Run) -> Downstream {
         let function = scenario.function;
         let value_of = |e: &ElemIdx| run.elements.get(*e as usize).map_or(0, |el| el.value);
-        let row_of = |output: usize, f: &Firing| {
-            let values: Vec<i64> = f.elems.iter().map(value_of).collect();
-            ResultRow {
-                output,
-                step: f.step,
-                key: f.key,
-                window: f.window,
-                value: ResultValue::of(function, &values),
-                ids: f.ids.clone(),
-                kind: f.kind,
-                n: f.n,
-                watermark: f.watermark,
-                record_timestamp: f.record_timestamp(),
-                cause: f.cause,
-                updates: None,
-                replaces: Vec::new(),
-            }
-        };
 
         let mut rows: Vec<ResultRow> = Vec::new();
         let mut changelog: Vec<ChangeRow> = Vec::new();
@@ -291,13 +277,36 @@ impl Downstream {
                         parent.insert((*key, *m), *into);
                     }
                 }
-                TraceKind::Fired { output, .. } => {
-                    let Some(Output::Fire(f)) = run.outputs.get(*output) else {
-                        debug_assert!(false, "a Fired event indexes a fire output");
-                        continue;
+                TraceKind::Fired { output, key, window, elems, n, kind, watermark, cause, .. } => {
+                    // The window operator's firings and the window TVF's rows alike.
+                    let ids = match run.outputs.get(*output) {
+                        Some(Output::Fire(f)) => f.ids.clone(),
+                        Some(Output::Tvf(t)) => t.ids.clone(),
+                        _ => {
+                            let mut ids: Vec<i64> =
+                                elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.id).collect();
+                            ids.sort_unstable();
+                            ids
+                        }
                     };
+                    let values: Vec<i64> = elems.iter().map(value_of).collect();
+                    let f = FiredRef { key: *key, window: *window, step: ev.step };
                     let r = rows.len();
-                    let mut row = row_of(*output, f);
+                    let mut row = ResultRow {
+                        output: *output,
+                        step: ev.step,
+                        key: *key,
+                        window: *window,
+                        value: ResultValue::of(function, &values),
+                        ids,
+                        kind: *kind,
+                        n: *n,
+                        watermark: *watermark,
+                        record_timestamp: window.max_timestamp(),
+                        cause: *cause,
+                        updates: None,
+                        replaces: Vec::new(),
+                    };
                     if let Some(prev) = current.get(&(f.key, f.window)).copied() {
                         row.updates = Some(prev);
                         superseded_by[prev] = Some(r);
@@ -412,6 +421,15 @@ impl Downstream {
             side_output: scenario.side_output,
             state: state_series(scenario, run),
             watermarks: watermark_series(run),
+            partitions: partition_series(scenario, run),
+            process: run
+                .outputs
+                .iter()
+                .filter_map(|o| match o {
+                    Output::Process(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect(),
             error: run.error.clone(),
         }
     }
@@ -532,6 +550,18 @@ impl Downstream {
         self.watermarks.get(step.min(self.steps))
     }
 
+    /// Each source partition's watermark and idle flag (the combined minimum is
+    /// [`Downstream::watermarks`]).
+    pub fn partitions(&self) -> &PartitionSeries {
+        &self.partitions
+    }
+
+    /// What a keyed process function emitted up to the playhead (`completed`, `abandoned`,
+    /// `alert`, `ok`), for scenarios that run one instead of a window.
+    pub fn process_records_at(&self, step: usize) -> &[ProcessRecord] {
+        &self.process[..prefix(&self.process, step, |p| p.step)]
+    }
+
     /// Flink's error, if the job failed or was never built.
     pub fn error(&self) -> Option<&FlinkError> {
         self.error.as_ref()
@@ -557,6 +587,13 @@ fn absorbed_into(
         }
     }
     false
+}
+
+/// The parts of a `Fired` event the sinks key on.
+struct FiredRef {
+    key: KeyId,
+    window: Window,
+    step: usize,
 }
 
 fn fire_elems(output: &Output) -> Vec<ElemIdx> {

@@ -179,7 +179,15 @@ impl StateFold {
         match kind {
             TraceKind::WindowCreated { key, window } => self.make_live(*key, *window),
             TraceKind::ElementAdded { key, window, state_window, .. } => {
-                self.state_of.insert((*key, *window), *state_window);
+                // A window's contents live in one namespace: if an earlier event put them under
+                // another state window, they move along (the TVF's SESSION names the merge's
+                // state window differently from where it adds the row).
+                if let Some(old) = self.state_of.insert((*key, *window), *state_window)
+                    && old != *state_window
+                {
+                    let n = self.take_contents(*key, old);
+                    self.add_contents(*key, *state_window, n);
+                }
                 self.add_contents(*key, *state_window, 1);
             }
             TraceKind::SessionsMerged { key, merged, into, state_window, .. } => {
@@ -305,6 +313,77 @@ pub fn watermark_series(run: &Run) -> Vec<WatermarkSample> {
         samples.push(WatermarkSample { step, watermark, max_event_time: max_ts, lag_millis });
     }
     samples
+}
+
+/// A source partition's watermark or idle flag changed, during input step `step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartitionChange {
+    pub step: usize,
+    pub partition: u32,
+    pub watermark: Millis,
+    pub idle: bool,
+}
+
+/// A partition at the playhead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartitionState {
+    pub partition: u32,
+    /// `Long.MIN` until the partition first emits.
+    pub watermark: Millis,
+    /// `withIdleness`: out of the minimum.
+    pub idle: bool,
+}
+
+/// Each source partition's watermark over the run (the combined minimum is the operator's
+/// watermark, [`WatermarkSample::watermark`]). Kept as changes, not one sample per step and
+/// partition: 64 partitions over 100k steps would be 6.4M samples.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartitionSeries {
+    pub partitions: u32,
+    /// In trace order (so in step order).
+    pub changes: Vec<PartitionChange>,
+}
+
+impl PartitionSeries {
+    /// Whether the chart has anything to show: several partitions, or idleness on one.
+    pub fn is_interesting(&self) -> bool {
+        self.partitions > 1 || self.changes.iter().any(|c| c.idle)
+    }
+
+    /// Every partition after `step` input steps.
+    pub fn at(&self, step: usize) -> Vec<PartitionState> {
+        let mut out: Vec<PartitionState> = (0..self.partitions)
+            .map(|partition| PartitionState { partition, watermark: LONG_MIN, idle: false })
+            .collect();
+        for c in self.changes.iter().take_while(|c| c.step < step) {
+            if let Some(p) = out.get_mut(c.partition as usize) {
+                p.watermark = c.watermark;
+                p.idle = c.idle;
+            }
+        }
+        out
+    }
+}
+
+/// The partition series of a run, from the source's trace events.
+pub fn partition_series(scenario: &Scenario, run: &Run) -> PartitionSeries {
+    let partitions = scenario.partition_count();
+    let mut now: Vec<(Millis, bool)> = vec![(LONG_MIN, false); partitions as usize];
+    let mut changes = Vec::new();
+    for ev in &run.trace {
+        // (partition, new watermark, new idle flag)
+        let (partition, watermark, idle) = match &ev.kind {
+            TraceKind::PartitionWatermark { partition, watermark } => (*partition, Some(*watermark), None),
+            TraceKind::PartitionIdle { partition, .. } => (*partition, None, Some(true)),
+            TraceKind::PartitionActive { partition, .. } => (*partition, None, Some(false)),
+            _ => continue,
+        };
+        let Some(p) = now.get_mut(partition as usize) else { continue };
+        p.0 = watermark.unwrap_or(p.0);
+        p.1 = idle.unwrap_or(p.1);
+        changes.push(PartitionChange { step: ev.step, partition, watermark: p.0, idle: p.1 });
+    }
+    PartitionSeries { partitions, changes }
 }
 
 #[cfg(test)]

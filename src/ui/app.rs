@@ -73,25 +73,31 @@ fn use_frame_clock(running: bool, state: UseReducerHandle<AppState>) {
     let dispatcher = state.dispatcher();
     use_effect_with(running, move |running| {
         let alive = Rc::new(Cell::new(*running));
+        let pending = Rc::new(Cell::new(None::<i32>));
         let frame: FrameSlot = Rc::new(RefCell::new(None));
-        if *running && let Some(window) = web_sys::window() {
-            let (alive2, frame2, win2) = (alive.clone(), frame.clone(), window.clone());
+        let window = web_sys::window();
+        if *running && let Some(window) = window.clone() {
+            let (alive2, pending2, frame2, win2) = (alive.clone(), pending.clone(), frame.clone(), window.clone());
             *frame.borrow_mut() = Some(Closure::new(move |now: f64| {
+                pending2.set(None);
                 if !alive2.get() {
                     return;
                 }
                 dispatcher.dispatch(Action::Tick { now_millis: now });
                 if let Some(f) = frame2.borrow().as_ref() {
-                    let _ = win2.request_animation_frame(f.as_ref().unchecked_ref());
+                    pending2.set(win2.request_animation_frame(f.as_ref().unchecked_ref()).ok());
                 }
             }));
             if let Some(f) = frame.borrow().as_ref() {
-                let _ = window.request_animation_frame(f.as_ref().unchecked_ref());
+                pending.set(window.request_animation_frame(f.as_ref().unchecked_ref()).ok());
             }
         }
         move || {
             alive.set(false);
-            // Break the closure's self-reference.
+            // Cancel the frame already requested before dropping the closure it would call.
+            if let (Some(id), Some(w)) = (pending.take(), window) {
+                let _ = w.cancel_animation_frame(id);
+            }
             frame.borrow_mut().take();
         }
     });

@@ -92,11 +92,15 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // The canvas' page position, taken when a drag starts: reading it on every move would
     // force a layout of the whole document per frame.
     let origin = use_mut_ref(|| (0.0f64, 0.0f64));
+    // Touch pinch: the x of each finger down, and the distance between two at the last move.
+    let touches = use_mut_ref(BTreeMap::<i32, f64>::new);
+    let pinch = use_mut_ref(|| None::<f64>);
 
     let onpointerdown = {
         let state = state.clone();
         let svg_ref = svg_ref.clone();
         let origin = origin.clone();
+        let (touches, pinch) = (touches.clone(), pinch.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() != 0 {
                 return;
@@ -104,6 +108,22 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             if let Some(el) = svg_ref.cast::<DomElement>() {
                 let r = el.get_bounding_client_rect();
                 *origin.borrow_mut() = (r.left(), r.top());
+            }
+            if e.pointer_type() == "touch" {
+                let mut t = touches.borrow_mut();
+                t.insert(e.pointer_id(), f64::from(e.client_x()));
+                if t.len() >= 2 {
+                    // A second finger: pinch zoom instead of a drag.
+                    let xs: Vec<f64> = t.values().copied().collect();
+                    *pinch.borrow_mut() = Some((xs[0] - xs[1]).abs());
+                    if let Some(svg) = svg_ref.cast::<DomElement>() {
+                        let _ = svg.set_pointer_capture(e.pointer_id());
+                    }
+                    if dragging {
+                        state.dispatch(Action::DragEnd);
+                    }
+                    return;
+                }
             }
             let Some((x, _)) = local_xy(&e, &svg_ref, scale) else { return };
             let what = match drag_target(&e) {
@@ -124,7 +144,24 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let onpointermove = {
         let state = state.clone();
         let origin = origin.clone();
+        let (touches, pinch) = (touches.clone(), pinch.clone());
         Callback::from(move |e: PointerEvent| {
+            let pinching = pinch.borrow().is_some();
+            if pinching {
+                if let Some(slot) = touches.borrow_mut().get_mut(&e.pointer_id()) {
+                    *slot = f64::from(e.client_x());
+                }
+                let xs: Vec<f64> = touches.borrow().values().copied().collect();
+                if let (Some(a), Some(b), Some(last)) = (xs.first(), xs.get(1), *pinch.borrow()) {
+                    let d = (a - b).abs();
+                    if last > 10.0 && d > 10.0 {
+                        let mid = ((a + b) / 2.0 - origin.borrow().0) / scale;
+                        state.dispatch(Action::ZoomAt { px: mid, factor: d / last });
+                    }
+                    *pinch.borrow_mut() = Some(d);
+                }
+                return;
+            }
             if !dragging {
                 return;
             }
@@ -134,7 +171,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
     let onpointerup = {
         let state = state.clone();
-        Callback::from(move |_: PointerEvent| {
+        let (touches, pinch) = (touches.clone(), pinch.clone());
+        Callback::from(move |e: PointerEvent| {
+            touches.borrow_mut().remove(&e.pointer_id());
+            if touches.borrow().len() < 2 && pinch.borrow_mut().take().is_some() {
+                return;
+            }
             if dragging {
                 state.dispatch(Action::DragEnd);
             }
@@ -255,11 +297,16 @@ fn axis(s: &AppState, height: f64) -> Html {
     html! {
         <g class="axis" data-testid="axis">
             <rect class="axis-bg" x="0" y="0" width={px(vp.width_px)} height={px(dims::AXIS_HEIGHT - 4.0)} />
-            { for ts.iter().map(|t| html! {
-                <g class="tick" key={t.millis.to_string()}>
-                    <line class="grid" x1={px(t.px)} x2={px(t.px)} y1={px(dims::AXIS_HEIGHT - 10.0)} y2={px(height)} />
-                    <text class="tick-label" x={px(t.px)} y="14" text-anchor="middle">{ &t.label }</text>
-                </g>
+            { for ts.iter().map(|t| {
+                // Labels stay inside the canvas at both edges.
+                let half = t.label.chars().count() as f64 * 3.8 + 2.0;
+                let lx = t.px.clamp(half, (vp.width_px - half).max(half));
+                html! {
+                    <g class="tick" key={t.millis.to_string()}>
+                        <line class="grid" x1={px(t.px)} x2={px(t.px)} y1={px(dims::AXIS_HEIGHT - 10.0)} y2={px(height)} />
+                        <text class="tick-label" x={px(lx)} y="14" text-anchor="middle">{ &t.label }</text>
+                    </g>
+                }
             }) }
             <text class="axis-title" x="6" y="30">{ "event time →" }</text>
         </g>
@@ -552,20 +599,50 @@ pub fn outcome_text(o: Option<ElementOutcome>) -> &'static str {
     }
 }
 
+/// Vertical offsets of marbles that would overlap: alternately above and below the lane's line.
+const STACK_OFFSETS: [f64; 5] = [0.0, -11.0, 11.0, -5.5, 5.5];
+
 fn marbles(s: &AppState) -> Html {
     let vp = &s.viewport;
     let view = &s.scene.view;
-    let mut stack: BTreeMap<(usize, i64), u32> = BTreeMap::new();
     let n_fx = s.scene.effects.len();
-    let items = s.scenario.input.iter().enumerate().filter_map(|(i, item)| {
-        let InputItem::Element(e) = item else { return None };
+    // (input index, lane, x) of every element, then a level per element: in x order per lane,
+    // the first level whose previous marble is at least a diameter away.
+    let placed: Vec<(usize, usize, f64)> = s
+        .scenario
+        .input
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let InputItem::Element(e) = item else { return None };
+            let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
+            Some((i, *s.layout.lane_of_elem.get(ordinal)?, x_of(vp, e.ts)))
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by(|a, b| {
+        let (pa, pb) = (placed[*a], placed[*b]);
+        pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
+    });
+    let mut level = vec![0usize; placed.len()];
+    let mut last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+    let mut lane_now = usize::MAX;
+    for k in order {
+        let (_, lane, x) = placed[k];
+        if lane != lane_now {
+            last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+            lane_now = lane;
+        }
+        let free = (0..last.len()).find(|l| x - last[*l] >= dims::MARBLE_R * 2.0 - 1.0);
+        let l = free.unwrap_or_else(|| (0..last.len()).min_by(|a, b| last[*a].total_cmp(&last[*b])).unwrap_or(0));
+        last[l] = x;
+        level[k] = l;
+    }
+    let items = placed.iter().zip(level).filter_map(|(&(i, lane_ix, x), l)| {
+        let Some(InputItem::Element(e)) = s.scenario.input.get(i) else { return None };
         let ordinal = s.layout.elem_of_input.get(i).copied().flatten()? as usize;
-        let lane_ix = *s.layout.lane_of_elem.get(ordinal)?;
         let lane = s.layout.lanes.get(lane_ix)?;
-        let x = x_of(vp, e.ts);
-        let n = stack.entry((lane_ix, (x / 6.0).round() as i64)).or_insert(0);
-        let y = lane.marble_y() - f64::from((*n).min(2)) * 7.0;
-        *n += 1;
+        let y = lane.marble_y() + STACK_OFFSETS[l];
         let arrived = s
             .animate
             .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
@@ -806,9 +883,27 @@ fn two_d(s: &AppState) -> Html {
         })
     });
     let playhead_y = dims::AXIS_HEIGHT + view.step as f64 * TWO_D_ROW;
+    // Each window as a column over its event-time span, from the step that created it to the
+    // step that cleaned it up (or the playhead).
+    let columns = view.windows.iter().filter_map(|w| {
+        let Window::Time(tw) = w.window else { return None };
+        if matches!(w.state, WindowState::Merged { .. }) || tw.end < tw.start {
+            return None;
+        }
+        let (x0, x1) = (x_of(vp, tw.start), x_of(vp, tw.end));
+        let top = y_of(w.created_step) - TWO_D_ROW / 2.0;
+        let bottom = w.ended_step.map_or(playhead_y, |e| y_of(e) + TWO_D_ROW / 2.0);
+        let class = classes!("window", "column", format!("state-{}", w.state.label()));
+        Some(html! {
+            <g {class} key={format!("c{}:{}:{}", w.key, tw.start, tw.end)}>
+                <rect class="band" x={px(x0)} y={px(top)} width={px((x1 - x0 - 1.0).max(1.0))} height={px((bottom - top).max(1.0))} />
+            </g>
+        })
+    });
     html! {
         <g class="two-d" data-testid="two-d">
             { for rows }
+            { for columns }
             <path class="wm-curve" d={d} />
             <line class="playhead-line" x1="0" x2={px(vp.width_px)} y1={px(playhead_y)} y2={px(playhead_y)} />
             <text class="axis-title" x={px(vp.width_px - 6.0)} y={px(dims::AXIS_HEIGHT + 12.0)} text-anchor="end">

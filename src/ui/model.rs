@@ -22,7 +22,7 @@ pub mod dims {
     pub const LANE_GAP: f64 = 6.0;
     pub const TIMER_ROW: f64 = 16.0;
     pub const WINDOW_ROW: f64 = 26.0;
-    pub const MARBLE_ROW: f64 = 34.0;
+    pub const MARBLE_ROW: f64 = 40.0;
     pub const SIDE_LANE: f64 = 44.0;
     pub const MARBLE_R: f64 = 9.0;
     /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
@@ -122,6 +122,7 @@ impl RunLayout {
             }
         }
         let merging = scenario.assigner.is_merging();
+        let lateness = scenario.lateness().max(0);
         let mut rows = BTreeMap::new();
         let mut rows_of_lane = vec![1u16; keys.len()];
         for (key, mut windows) in per_key {
@@ -138,13 +139,19 @@ impl RunLayout {
                             widen(tw.start);
                             widen(tw.end);
                         }
+                        // A window occupies its row until its cleanup time, so the hatched
+                        // allowed-lateness extension is not hidden under the next window
+                        // (unless the lateness dwarfs the window: then it runs off screen anyway).
+                        let size = tw.end.saturating_sub(tw.start);
+                        let occupied =
+                            if lateness <= size.saturating_mul(4) { tw.end.saturating_add(lateness) } else { tw.end };
                         match row_ends.iter().position(|&end| end <= tw.start) {
                             Some(r) => {
-                                row_ends[r] = tw.end.max(tw.start);
+                                row_ends[r] = occupied.max(tw.start);
                                 r
                             }
                             None => {
-                                row_ends.push(tw.end.max(tw.start));
+                                row_ends.push(occupied.max(tw.start));
                                 row_ends.len() - 1
                             }
                         }
@@ -409,6 +416,16 @@ mod tests {
         let l = RunLayout::new(&t, &run(&t));
         assert_eq!(l.lanes[0].rows, 1);
         assert_eq!(l.time_range, Some((0, 20000)));
+        // With allowed lateness a window keeps its row until its cleanup time: two rows, so the
+        // hatched extension of [0, 10000) is not under [10000, 20000).
+        let late = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 10000}, "allowed_lateness": 5000,
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"id": 2, "key": "A", "ts": 15000}, {"id": 3, "key": "A", "ts": 25000}]}"#,
+        );
+        let l = RunLayout::new(&late, &run(&late));
+        assert_eq!(l.lanes[0].rows, 2);
+        let rows: Vec<u16> = l.rows.values().copied().collect();
+        assert_eq!(rows, vec![0, 1, 0]);
     }
 
     /// The scene knows each window's last result and the events of the step just taken.

@@ -402,11 +402,12 @@ impl AppState {
     }
 
     /// Fits the canvas scale to the box: up to 2× when the lanes leave room and the axis
-    /// keeps at least 800 units of width; the viewport keeps its time range.
+    /// keeps at least 800 units of width, down to 0.8× when they do not fit; the viewport keeps its time range.
     fn rescale(&mut self) {
         let (w, h) = self.box_px;
         let by_height = if h > 0.0 { h / self.layout.height.max(1.0) } else { 1.0 };
-        let scale = by_height.min(w / 800.0).clamp(1.0, 2.0);
+        // Shrink a little (to 0.8) when the lanes do not fit a small embed; grow when there is room.
+        let scale = if by_height < 1.0 { by_height.max(0.8) } else { by_height.min(w / 800.0).clamp(1.0, 2.0) };
         self.scale = (scale * 20.0).floor() / 20.0;
         self.viewport = self.viewport.with_width(w / self.scale);
     }
