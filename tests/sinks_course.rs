@@ -273,8 +273,18 @@ fn invariants_over_all_scenarios() {
             }
         }
         let sessions = s.assigner.is_merging();
+        let amount = |row: usize| d.rows()[row].value.amount().unwrap_or(Amount::ZERO);
         for step in 0..=r.steps {
             let t = d.totals_at(step);
+            // The running totals agree with the tables they sum.
+            let upsert: Amount = d.upsert_at(step).iter().map(|u| amount(u.row)).sum();
+            assert_eq!(t.upsert, upsert, "{name} after {step} steps");
+            let changelog = d.changelog_at(step).iter().fold(Amount::ZERO, |sum, c| {
+                if c.kind.is_addition() { sum + amount(c.row) } else { sum - amount(c.row) }
+            });
+            assert_eq!(t.changelog, changelog, "{name} after {step} steps");
+            let append: Amount = d.rows_at(step).iter().map(|row| row.value.amount().unwrap_or(Amount::ZERO)).sum();
+            assert_eq!(t.append, append, "{name} after {step} steps");
             if !sessions {
                 assert_eq!(t.changelog, t.upsert, "{name} after {step} steps");
             }

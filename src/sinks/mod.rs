@@ -219,7 +219,12 @@ pub struct Downstream {
     keys: Vec<String>,
     rows: Vec<ResultRow>,
     append: Vec<AppendRow>,
+    /// The upsert sink's and the correct answer's totals after each row.
+    upsert_totals: Vec<Amount>,
+    correct_totals: Vec<Amount>,
     changelog: Vec<ChangeRow>,
+    /// The materialized changelog's total after each changelog row.
+    changelog_totals: Vec<Amount>,
     /// For each row, the index in `finals` of the answer it ends up in.
     final_of_row: Vec<usize>,
     finals: Vec<FinalAnswer>,
@@ -249,8 +254,9 @@ impl Downstream {
         let mut changelog: Vec<ChangeRow> = Vec::new();
         // The latest row of every window whose result stands (the changelog materialized).
         let mut current: BTreeMap<(KeyId, Window), RowIdx> = BTreeMap::new();
-        // Session windows absorbed by a merge: the window that absorbed them.
-        let mut parent: BTreeMap<(KeyId, TimeWindow), TimeWindow> = BTreeMap::new();
+        // Rows of session windows a merge absorbed, waiting for the first result of the window
+        // that absorbed them (merges pass them on to the next merge result).
+        let mut absorbed_rows: BTreeMap<(KeyId, TimeWindow), Vec<RowIdx>> = BTreeMap::new();
         let mut superseded_by: Vec<Option<RowIdx>> = Vec::new();
         let late_output: BTreeMap<ElemIdx, usize> = run
             .outputs
@@ -267,14 +273,22 @@ impl Downstream {
 
         for ev in &run.trace {
             match &ev.kind {
-                TraceKind::WindowCreated { key, window: Window::Time(w) } => {
-                    // A fresh window: any old absorption of a window with the same bounds is over.
-                    parent.remove(&(*key, *w));
+                TraceKind::WindowCreated { key, window: Window::Time(w) }
+                | TraceKind::CleanedUp { key, window: Window::Time(w), .. } => {
+                    // A fresh window, or one gone without a result: nothing of an older window
+                    // with the same bounds is waiting for it.
+                    absorbed_rows.remove(&(*key, *w));
                 }
                 TraceKind::SessionsMerged { key, merged, into, .. } => {
-                    parent.remove(&(*key, *into));
+                    let mut waiting = absorbed_rows.remove(&(*key, *into)).unwrap_or_default();
                     for m in merged.iter().filter(|m| *m != into) {
-                        parent.insert((*key, *m), *into);
+                        waiting.extend(absorbed_rows.remove(&(*key, *m)).unwrap_or_default());
+                        if let Some(r) = current.get(&(*key, Window::Time(*m))) {
+                            waiting.push(*r);
+                        }
+                    }
+                    if !waiting.is_empty() {
+                        absorbed_rows.insert((*key, *into), waiting);
                     }
                 }
                 TraceKind::Fired { output, key, window, elems, n, kind, watermark, cause, .. } => {
@@ -317,23 +331,18 @@ impl Downstream {
                         // their results are replaced (the course: "a late element can bridge two
                         // already-emitted sessions, producing a merged result that replaces both").
                         if let Window::Time(target) = f.window {
-                            let absorbed: Vec<((KeyId, Window), RowIdx)> = current
-                                .range(
-                                    (f.key, Window::Global)
-                                        ..=(f.key, Window::Time(TimeWindow::new(Millis::MAX, Millis::MAX))),
-                                )
-                                .filter(|((k, w), _)| match w {
-                                    Window::Time(tw) => absorbed_into(&parent, *k, *tw, target),
-                                    Window::Global => false,
-                                })
-                                .map(|(kw, r)| (*kw, *r))
-                                .collect();
-                            let mut replaced: Vec<RowIdx> = absorbed.iter().map(|(_, r)| *r).collect();
+                            let mut replaced = absorbed_rows.remove(&(f.key, target)).unwrap_or_default();
                             replaced.sort_unstable();
-                            for (kw, _) in &absorbed {
-                                current.remove(kw);
-                            }
+                            replaced.dedup();
+                            // Only results that still stand are retracted.
+                            replaced.retain(|old| {
+                                let Some(row) = rows.get(*old) else { return false };
+                                current.get(&(row.key, row.window)) == Some(old)
+                            });
                             for old in &replaced {
+                                if let Some(row) = rows.get(*old) {
+                                    current.remove(&(row.key, row.window));
+                                }
                                 superseded_by[*old] = Some(r);
                                 changelog.push(ChangeRow { kind: ChangeKind::Delete, row: *old, step: f.step });
                             }
@@ -398,11 +407,40 @@ impl Downstream {
             }
         }
 
+        // Running totals, so that a playhead read is a lookup (scrubbing a 100k-row run).
+        let amount = |r: RowIdx| rows.get(r).and_then(|row| row.value.amount()).unwrap_or(Amount::ZERO);
         let mut total = Amount::ZERO;
         let append = (0..rows.len())
             .map(|r| {
-                total = total + rows[r].value.amount().unwrap_or(Amount::ZERO);
+                total = total + amount(r);
                 AppendRow { row: r, running_total: total }
+            })
+            .collect();
+        let mut upsert_table: BTreeMap<(KeyId, Option<Millis>), Amount> = BTreeMap::new();
+        let mut upsert = Amount::ZERO;
+        let mut seen_finals: BTreeSet<usize> = BTreeSet::new();
+        let mut correct = Amount::ZERO;
+        let mut upsert_totals = Vec::with_capacity(rows.len());
+        let mut correct_totals = Vec::with_capacity(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            let new = amount(r);
+            let old = upsert_table.insert((row.key, row.window_end()), new).unwrap_or(Amount::ZERO);
+            upsert = upsert - old + new;
+            upsert_totals.push(upsert);
+            if let Some(f) = final_of_row.get(r)
+                && seen_finals.insert(*f)
+            {
+                correct = correct + finals.get(*f).and_then(|a| a.value.amount()).unwrap_or(Amount::ZERO);
+            }
+            correct_totals.push(correct);
+        }
+        let mut materialized = Amount::ZERO;
+        let changelog_totals = changelog
+            .iter()
+            .map(|c| {
+                materialized =
+                    if c.kind.is_addition() { materialized + amount(c.row) } else { materialized - amount(c.row) };
+                materialized
             })
             .collect();
 
@@ -412,7 +450,10 @@ impl Downstream {
             keys: run.keys.clone(),
             rows,
             append,
+            upsert_totals,
+            correct_totals,
             changelog,
+            changelog_totals,
             final_of_row,
             finals,
             late,
@@ -488,21 +529,14 @@ impl Downstream {
         &self.changelog[..prefix(&self.changelog, step, |c| c.step)]
     }
 
-    fn amount(&self, row: RowIdx) -> Amount {
-        self.rows.get(row).and_then(|r| r.value.amount()).unwrap_or(Amount::ZERO)
-    }
-
     /// Each sink's total and the correct answer at the playhead.
     pub fn totals_at(&self, step: usize) -> SinkTotals {
-        let visible = self.rows_at(step).len();
-        let append = self.append.get(visible.wrapping_sub(1)).map_or(Amount::ZERO, |a| a.running_total);
-        let upsert = self.upsert_at(step).iter().map(|u| self.amount(u.row)).sum();
-        let changelog = self.changelog_at(step).iter().fold(Amount::ZERO, |t, c| {
-            if c.kind.is_addition() { t + self.amount(c.row) } else { t - self.amount(c.row) }
-        });
-        let answers: BTreeSet<usize> = self.final_of_row[..visible].iter().copied().collect();
-        let correct =
-            answers.iter().filter_map(|a| self.finals.get(*a)).map(|f| f.value.amount().unwrap_or(Amount::ZERO)).sum();
+        let last_row = self.rows_at(step).len().checked_sub(1);
+        let at = |totals: &[Amount], i: Option<usize>| i.and_then(|i| totals.get(i)).copied().unwrap_or(Amount::ZERO);
+        let append = last_row.and_then(|i| self.append.get(i)).map_or(Amount::ZERO, |a| a.running_total);
+        let upsert = at(&self.upsert_totals, last_row);
+        let correct = at(&self.correct_totals, last_row);
+        let changelog = at(&self.changelog_totals, self.changelog_at(step).len().checked_sub(1));
         let column = ResultValue::of(self.function, &[]).column();
         SinkTotals { append, upsert, changelog, correct, column }
     }
@@ -566,27 +600,6 @@ impl Downstream {
     pub fn error(&self) -> Option<&FlinkError> {
         self.error.as_ref()
     }
-}
-
-/// Whether session window `w` of `key` was absorbed, directly or through further merges, into
-/// `target`.
-fn absorbed_into(
-    parent: &BTreeMap<(KeyId, TimeWindow), TimeWindow>,
-    key: KeyId,
-    w: TimeWindow,
-    target: TimeWindow,
-) -> bool {
-    let mut cur = w;
-    // Bounded walk: every merge result contains what it absorbed, so a chain never repeats,
-    // but windows whose end wrapped past Long.MAX make "contains" unreliable; never loop.
-    for _ in 0..=parent.len() {
-        match parent.get(&(key, cur)) {
-            Some(p) if *p == target => return true,
-            Some(p) => cur = *p,
-            None => return false,
-        }
-    }
-    false
 }
 
 /// The parts of a `Fired` event the sinks key on.
