@@ -519,6 +519,16 @@ impl WindowOperator {
 
     /// `Trigger.onElement`.
     fn trigger_on_element(&mut self, key: KeyId, window: Window, ts: Millis) -> Flink<TriggerResult> {
+        // `EventTimeTrigger` and `ProcessingTimeTrigger` are `Trigger<Object, TimeWindow>`: on a
+        // `GlobalWindow` the JVM's cast fails at the first element
+        // (`global_event_time_trigger_class_cast`, recorded with real Flink).
+        if window == Window::Global && matches!(self.cfg.trigger, TriggerKind::EventTime | TriggerKind::ProcessingTime)
+        {
+            return Err(FlinkError::run(
+                "java.lang.ClassCastException",
+                "class org.apache.flink.streaming.api.windowing.windows.GlobalWindow cannot be cast to class org.apache.flink.streaming.api.windowing.windows.TimeWindow (org.apache.flink.streaming.api.windowing.windows.GlobalWindow and org.apache.flink.streaming.api.windowing.windows.TimeWindow are in unnamed module of loader 'app')",
+            ));
+        }
         let r = match self.cfg.trigger {
             TriggerKind::EventTime => {
                 if window.max_timestamp() <= self.watermark {

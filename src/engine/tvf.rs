@@ -167,7 +167,8 @@ impl TvfOperator {
                 new_window,
                 merged: absorbed.clone(),
                 into: merged,
-                state_window: absorbed.first().copied().unwrap_or(merged),
+                // The merged rows live under the merged window (what the view folds).
+                state_window: merged,
             });
         }
         self.rec.push(TraceKind::TimerRegistered {
