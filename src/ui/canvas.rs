@@ -404,24 +404,58 @@ fn windows(s: &AppState) -> Html {
             _ => None,
         };
         let order = |f: &dyn Fn(&Effect) -> bool| s.animate.then(|| s.scene.effect_order(f)).flatten();
-        let born = order(&|e| matches!(e, Effect::WindowCreated { key, window } if *key == w.key && *window == w.window));
+        let born =
+            order(&|e| matches!(e, Effect::WindowCreated { key, window } if *key == w.key && *window == w.window));
         let fired = order(&|e| matches!(e, Effect::Fired { key, window, .. } if *key == w.key && *window == w.window));
+        let emptied =
+            order(&|e| matches!(e, Effect::CleanedUp { key, window } if *key == w.key && *window == w.window));
         let merging = s.animate && merged && w.ended_step.is_some_and(|e| e + 1 == view.step);
         let fill = w.contents.len() as f64 / max_contents as f64;
-        let key = format!("{}:{:?}:{}", w.key, bounds, merged);
-        Some(html! {
-            <WindowBand {key} key_name={AttrValue::from(s.run.key_name(w.key).to_string())} bounds={bounds}
-                state={w.state.label()} live={w.state.is_live()} count={w.contents.len()} firings={w.firings}
-                label={AttrValue::from(label)} x0={x0} width={width} y={lane.row_y(row)} hatch_px={hatch_px} lateness={lateness}
-                fill={(fill * 1000.0).round() / 1000.0} merging={merging}
-                born={born.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))}
-                pulse={fired.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))} />
-        })
+        let key = AttrValue::from(format!("{}:{:?}:{}", w.key, bounds, merged));
+        let band = WindowBandProps {
+            key_name: AttrValue::from(s.run.key_name(w.key).to_string()),
+            bounds,
+            state: w.state.label(),
+            live: w.state.is_live(),
+            count: w.contents.len(),
+            firings: w.firings,
+            label: AttrValue::from(label),
+            x0,
+            width,
+            y: lane.row_y(row),
+            hatch_px,
+            lateness,
+            fill: (fill * 1000.0).round() / 1000.0,
+            merging,
+            born: born.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
+            pulse: fired.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
+            emptying: emptied.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
+        };
+        Some((s.layout.lane_of_run_key.get(w.key as usize).copied().unwrap_or(0), key, band))
     });
-    html! { <g class="windows">{ for items }</g> }
+    // One group per lane: a drag that changes one lane's windows re-renders only that lane.
+    let mut groups: BTreeMap<usize, Vec<(AttrValue, WindowBandProps)>> = BTreeMap::new();
+    for (lane, key, band) in items {
+        groups.entry(lane).or_default().push((key, band));
+    }
+    html! {
+        <g class="windows">
+            { for groups.into_iter().map(|(lane, items)| html! { <WindowGroup key={lane} {items} /> }) }
+        </g>
+    }
 }
 
 #[derive(Properties, PartialEq)]
+struct WindowGroupProps {
+    items: Vec<(AttrValue, WindowBandProps)>,
+}
+
+#[component]
+fn WindowGroup(p: &WindowGroupProps) -> Html {
+    html! { <>{ for p.items.iter().map(|(key, band)| html! { <WindowBand key={key.as_str()} ..band.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
 struct WindowBandProps {
     key_name: AttrValue,
     /// `None`: the global window.
@@ -440,9 +474,11 @@ struct WindowBandProps {
     /// Contents relative to the fullest window (the state bar).
     fill: f64,
     merging: bool,
-    /// Animation delays: the window fades in / pulses (fires) in the step just taken.
+    /// Animation delays: the window fades in / pulses (fires) / has its state emptied by the
+    /// cleanup in the step just taken.
     born: Option<AttrValue>,
     pulse: Option<AttrValue>,
+    emptying: Option<AttrValue>,
 }
 
 /// One window band. A component so that a drag re-renders only the windows that changed.
@@ -479,8 +515,10 @@ fn WindowBand(p: &WindowBandProps) -> Html {
             { hatch }
             <rect class="band" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" />
             if p.live {
-                <rect class="statebar" x={px(x0)} y={px(y + h - 4.0)} width={px(width)} height="3"
-                      style={format!("transform: scaleX({:.3})", p.fill)} />
+                <rect class="statebar" x={px(x0)} y={px(y + h - 4.0)} width={px(width * p.fill)} height="3" />
+            }
+            if let Some(style) = p.emptying.clone() {
+                <rect class="statebar emptying" x={px(x0)} y={px(y + h - 4.0)} width={px(width)} height="3" {style} />
             }
             if let Some(pulse) = p.pulse.clone() {
                 <rect class="fx-pulse" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" style={pulse} />
@@ -647,18 +685,43 @@ fn marbles(s: &AppState) -> Html {
             .animate
             .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
             .flatten();
-        Some(html! {
-            <Marble key={i} index={i} id={e.id} key_name={AttrValue::from(e.key.clone())} ts={e.ts} value={e.value}
-                x={(x * 10.0).round() / 10.0} y={y}
-                outcome={view.elements.get(ordinal).copied().flatten()}
-                selected={s.selection == Some(i)}
-                anim={arrived.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed)))} />
-        })
+        let marble = MarbleProps {
+            index: i,
+            id: e.id,
+            key_name: AttrValue::from(e.key.clone()),
+            ts: e.ts,
+            value: e.value,
+            x: (x * 10.0).round() / 10.0,
+            y,
+            outcome: view.elements.get(ordinal).copied().flatten(),
+            selected: s.selection == Some(i),
+            anim: arrived.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
+        };
+        Some((lane_ix, marble))
     });
-    html! { <g class="marbles">{ for items }</g> }
+    // One group per lane: dragging an element re-renders its lane's group only.
+    let mut groups: BTreeMap<usize, Vec<MarbleProps>> = BTreeMap::new();
+    for (lane, marble) in items {
+        groups.entry(lane).or_default().push(marble);
+    }
+    html! {
+        <g class="marbles">
+            { for groups.into_iter().map(|(lane, items)| html! { <MarbleGroup key={lane} {items} /> }) }
+        </g>
+    }
 }
 
 #[derive(Properties, PartialEq)]
+struct MarbleGroupProps {
+    items: Vec<MarbleProps>,
+}
+
+#[component]
+fn MarbleGroup(p: &MarbleGroupProps) -> Html {
+    html! { <>{ for p.items.iter().map(|m| html! { <Marble key={m.index} ..m.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
 struct MarbleProps {
     index: usize,
     id: i64,
@@ -684,14 +747,16 @@ fn Marble(p: &MarbleProps) -> Html {
     );
     let dropped = matches!(p.outcome, Some(ElementOutcome::Dropped { .. }));
     html! {
+        // Absolute coordinates rather than a transform per marble: 500 transforms cost the
+        // compositor more than 500 numbers.
         <g {class} style={p.anim.clone()} data-testid="element" data-id={p.id.to_string()} data-key={p.key_name.clone()}
            data-ts={p.ts.to_string()} data-index={p.index.to_string()} data-outcome={p.outcome.map_or("not-arrived", |o| o.label())}
-           data-drag={format!("e:{}", p.index)} transform={format!("translate({},{})", px(p.x), px(p.y))}>
-            <circle class="hit" r={px(dims::MARBLE_R + 5.0)} />
-            <circle class="body" r={px(dims::MARBLE_R)} />
-            <text class="marble-text" y="4" text-anchor="middle">{ p.id }</text>
+           data-drag={format!("e:{}", p.index)}>
+            <circle class="hit" cx={px(p.x)} cy={px(p.y)} r={px(dims::MARBLE_R + 5.0)} />
+            <circle class="body" cx={px(p.x)} cy={px(p.y)} r={px(dims::MARBLE_R)} />
+            <text class="marble-text" x={px(p.x)} y={px(p.y + 4.0)} text-anchor="middle">{ p.id }</text>
             if dropped {
-                <path class="cross" d="M -8 -8 L 8 8 M 8 -8 L -8 8" />
+                <path class="cross" d={format!("M {} {} l 16 16 m 0 -16 l -16 16", px(p.x - 8.0), px(p.y - 8.0))} />
             }
             <title>{ format!("element {} · key {} · ts {} · value {} — {}", p.id, p.key_name, format_millis(p.ts), p.value, outcome_text(p.outcome)) }</title>
         </g>

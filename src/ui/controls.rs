@@ -105,13 +105,25 @@ pub fn Playback(props: &ControlsProps) -> Html {
     }
 }
 
+/// What a chip shows. No timestamp (the marble shows it), so dragging an element on the
+/// canvas leaves the strip unchanged unless an outcome changes.
 #[derive(Clone, PartialEq)]
 enum ChipItem {
-    Element { id: i64, key: AttrValue, ts: Millis, value: i64 },
+    Element { id: i64, key: AttrValue, value: i64 },
     Watermark(Millis),
 }
 
 #[derive(Properties, PartialEq)]
+struct ChipListProps {
+    chips: Vec<ChipProps>,
+}
+
+#[component]
+fn ChipList(p: &ChipListProps) -> Html {
+    html! { <>{ for p.chips.iter().map(|c| html! { <Chip key={c.index} ..c.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
 struct ChipProps {
     index: usize,
     item: ChipItem,
@@ -128,11 +140,11 @@ struct ChipProps {
 fn Chip(p: &ChipProps) -> Html {
     let i = p.index;
     let (label, sub, kind, title) = match &p.item {
-        ChipItem::Element { id, key, ts, value } => (
+        ChipItem::Element { id, key, value } => (
             format!("e{id}"),
             key.to_string(),
             "chip-element",
-            format!("step {}: element {id} key {key} ts {} value {value}", i + 1, format_millis(*ts)),
+            format!("step {}: element {id} key {key} value {value}", i + 1),
         ),
         ChipItem::Watermark(w) => (
             "WM".to_string(),
@@ -233,7 +245,7 @@ pub fn ArrivalStrip(props: &ControlsProps) -> Html {
                 let ordinal = s.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
                 let outcome = ordinal.and_then(|o| view.elements.get(o).copied().flatten());
                 (
-                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.clone()), ts: e.ts, value: e.value },
+                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.clone()), value: e.value },
                     outcome.map_or("not-arrived", |o| o.label()),
                 )
             }
@@ -241,11 +253,18 @@ pub fn ArrivalStrip(props: &ControlsProps) -> Html {
                 (ChipItem::Watermark(*w), "watermark")
             }
         };
-        html! {
-            <Chip key={i} index={i} {item} {outcome} done={i < s.step} current={i + 1 == s.step}
-                selected={s.selection == Some(i)} lifted={from == Some(i)} target={over == Some(i) && from != Some(i)} />
+        ChipProps {
+            index: i,
+            item,
+            outcome,
+            done: i < s.step,
+            current: i + 1 == s.step,
+            selected: s.selection == Some(i),
+            lifted: from == Some(i),
+            target: over == Some(i) && from != Some(i),
         }
     });
+    let chips: Vec<ChipProps> = chips.collect();
     let insert = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::InsertWatermark { wm: None }))
@@ -265,7 +284,7 @@ pub fn ArrivalStrip(props: &ControlsProps) -> Html {
             </div>
             <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
                 {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
-                { for chips }
+                <ChipList {chips} />
             </ol>
         </div>
     }

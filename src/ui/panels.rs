@@ -1,14 +1,16 @@
 //! The side panel: the output rows up to the playhead, the configuration form and the step
 //! log. Rows carry the `data-*` contract the end-to-end tests read.
 
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
+
 use yew::prelude::*;
 
 use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::format_millis;
 use crate::engine::trace::FiringKind;
-use crate::engine::{Output, Window};
+use crate::engine::{Output, Run, Scenario, Window};
 
 use super::config::{AssignerChoice, ConfigEdit, EvictorChoice, Field, TriggerChoice, WatermarkChoice};
 use super::model::{Effect, result_text, step_log};
@@ -65,13 +67,59 @@ pub fn SidePanel(props: &PanelProps) -> Html {
 pub fn OutputList(props: &PanelProps) -> Html {
     let s: &AppState = &props.state;
     let upto = s.scene.view.outputs.min(s.run.outputs.len());
-    let fresh = |i: usize| {
-        s.animate && s.scene.effects.iter().any(|e| matches!(e, Effect::Fired { output, .. } if *output == i))
+    let (fresh, fresh_late) = if s.animate {
+        let fired = s.scene.effects.iter().filter_map(|e| match e {
+            Effect::Fired { output, .. } => Some(*output),
+            _ => None,
+        });
+        (fired.collect(), s.scene.effects.iter().any(|e| matches!(e, Effect::SideOutput { .. })))
+    } else {
+        (Vec::new(), false)
     };
+    html! { <OutputRows run={s.run.clone()} scenario={s.scenario.clone()} {upto} {fresh} {fresh_late} /> }
+}
+
+#[derive(Properties)]
+struct OutputRowsProps {
+    run: Rc<Run>,
+    scenario: Rc<Scenario>,
+    /// How many of `run.outputs` were emitted up to the playhead.
+    upto: usize,
+    /// Outputs emitted by the step just taken (animated).
+    fresh: Vec<usize>,
+    fresh_late: bool,
+}
+
+/// Equal when the rows would be: a drag re-runs the engine, but the outputs up to the playhead
+/// often stay the same, and then the list is not rendered again.
+impl PartialEq for OutputRowsProps {
+    fn eq(&self, other: &Self) -> bool {
+        fn outputs(p: &OutputRowsProps) -> &[Output] {
+            p.run.outputs.get(..p.upto).unwrap_or(&[])
+        }
+        fn values(p: &OutputRowsProps) -> impl Iterator<Item = i64> + '_ {
+            p.run.elements.iter().map(|e| e.value)
+        }
+        self.upto == other.upto
+            && self.fresh == other.fresh
+            && self.fresh_late == other.fresh_late
+            && self.scenario.function == other.scenario.function
+            && self.scenario.side_output == other.scenario.side_output
+            && (Rc::ptr_eq(&self.run, &other.run)
+                || (outputs(self) == outputs(other)
+                    && self.run.keys == other.run.keys
+                    && values(self).eq(values(other))))
+    }
+}
+
+#[component]
+fn OutputRows(p: &OutputRowsProps) -> Html {
+    let upto = p.upto.min(p.run.outputs.len());
+    let fresh = |i: usize| p.fresh.contains(&i);
     let mut fires = Vec::new();
     let mut lates = Vec::new();
     let mut errors = Vec::new();
-    for (i, o) in s.run.outputs[..upto].iter().enumerate() {
+    for (i, o) in p.run.outputs[..upto].iter().enumerate() {
         match o {
             Output::Fire(f) => {
                 let kind = match f.kind {
@@ -80,18 +128,18 @@ pub fn OutputList(props: &PanelProps) -> Html {
                     FiringKind::Late => "late",
                 };
                 fires.push(html! {
-                    <FireRow key={i} key_name={AttrValue::from(s.run.key_name(f.key).to_string())} window={f.window}
+                    <FireRow key={i} key_name={AttrValue::from(p.run.key_name(f.key).to_string())} window={f.window}
                         firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
-                        result={AttrValue::from(result_text(&s.scenario, &s.run, Some(i)))}
-                        list={s.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
+                        result={AttrValue::from(result_text(&p.scenario, &p.run, Some(i)))}
+                        list={p.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
                 });
             }
             Output::Late { id, key, ts, .. } => {
-                let class = classes!("side-row", (s.animate && s.scene.effects.iter().any(|e| matches!(e, Effect::SideOutput { .. }))).then_some("fresh"));
+                let class = classes!("side-row", p.fresh_late.then_some("fresh"));
                 lates.push(html! {
                     <li {class} key={i.to_string()} data-testid="side-output-row" data-id={id.to_string()}
-                        data-key={s.run.key_name(*key).to_string()} data-ts={ts.to_string()}>
-                        { format!("element {id} · key {} · ts {}", s.run.key_name(*key), format_millis(*ts)) }
+                        data-key={p.run.key_name(*key).to_string()} data-ts={ts.to_string()}>
+                        { format!("element {id} · key {} · ts {}", p.run.key_name(*key), format_millis(*ts)) }
                     </li>
                 });
             }
@@ -102,7 +150,7 @@ pub fn OutputList(props: &PanelProps) -> Html {
             }),
             // A window TVF's final row: one per window, never updated.
             Output::Tvf(r) => {
-                let key = s.run.key_name(r.key).to_string();
+                let key = p.run.key_name(r.key).to_string();
                 let ids: Vec<String> = r.ids.iter().map(|i| i.to_string()).collect();
                 fires.push(html! {
                     <li class={classes!("output-row", "firing-main", fresh(i).then_some("fresh"))} key={i.to_string()}
@@ -115,12 +163,12 @@ pub fn OutputList(props: &PanelProps) -> Html {
                 });
             }
             // A keyed process function's record (completed, abandoned, alert, ok).
-            Output::Process(p) => {
-                let key = s.run.key_name(p.key).to_string();
+            Output::Process(rec) => {
+                let key = p.run.key_name(rec.key).to_string();
                 fires.push(html! {
                     <li class={classes!("output-row", "process-row", fresh(i).then_some("fresh"))} key={i.to_string()}
-                        data-testid="process-row" data-key={key.clone()} data-kind={p.kind}>
-                        { format!("{key}: {} at {}", p.kind, format_millis(p.ts)) }
+                        data-testid="process-row" data-key={key.clone()} data-kind={rec.kind}>
+                        { format!("{key}: {} at {}", rec.kind, format_millis(rec.ts)) }
                     </li>
                 });
             }
@@ -139,7 +187,7 @@ pub fn OutputList(props: &PanelProps) -> Html {
             }
             <ol class="rows">{ for fires }</ol>
             <h3>{ format!("Late side output ({n_lates})") }</h3>
-            if !s.scenario.side_output {
+            if !p.scenario.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
             }
             <ol class="rows side-rows" data-testid="side-output-rows">{ for lates }</ol>
