@@ -8,18 +8,17 @@ use std::rc::Rc;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
-use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::engine::Scenario;
 use crate::engine::scenario::InputItem;
 
 use super::canvas::{Canvas, outcome_text};
 use super::controls::{ArrivalStrip, Playback};
-use super::fragment::{self, StepParam};
 use super::panels::SidePanel;
-use super::state::{Action, AppState, EditorField, KeyInput, MenuTarget, PRESETS, is_shortcut};
-use super::teach_state::TeachAction;
+use super::state::{Action, AppState, EditorField, KeyInput, MenuTarget, Tab, is_shortcut};
+use super::teach_state::{Mode, TeachAction};
+use super::teach_view::{Blackout, CourseBar, EmbedBar, Narration, PresetMenu, WhyLayer};
 
 impl Reducible for AppState {
     type Action = Action;
@@ -231,28 +230,52 @@ pub fn App() -> Html {
     if !s.panel_open {
         root_class.push("panel-closed");
     }
+    // The teaching layer's view mode (embed, lecture), quiz, and the wide outputs tabs.
+    let mode = s.teach.mode;
+    let embed = mode == Mode::Embed;
+    root_class.push(format!("mode-{}", mode.as_str()));
+    if s.teach.quiz.is_some() {
+        root_class.push("quiz-on");
+    }
+    if matches!(s.tab, Tab::Sinks | Tab::Charts | Tab::Code) {
+        root_class.push("wide-panel");
+    }
     html! {
-        <div class={root_class} data-testid="app">
-            <Header state={state.clone()} />
+        <div class={root_class} data-testid="app" data-mode={mode.as_str()}>
+            if embed {
+                <EmbedBar state={state.clone()} />
+            } else {
+                <Header state={state.clone()} />
+            }
             <Banners state={state.clone()} />
+            if !embed {
+                <CourseBar state={state.clone()} />
+            }
             <main class="main">
                 <section class="canvas-wrap" aria-label="Timeline" data-testid="timeline">
                     <div class="canvas-box" ref={canvas_box}>
                         <Canvas state={state.clone()} />
                     </div>
-                    <Legend />
+                    <Narration state={state.clone()} />
+                    if !embed {
+                        <Legend />
+                    }
                 </section>
-                if s.panel_open {
+                if s.panel_open && !embed {
                     <SidePanel state={state.clone()} />
                 }
             </main>
-            <ArrivalStrip state={state.clone()} />
+            if !embed {
+                <ArrivalStrip state={state.clone()} />
+            }
             <Playback state={state.clone()} />
             <ContextMenu state={state.clone()} />
             <EditorDialog state={state.clone()} />
             if s.help_open {
                 <Help state={state.clone()} />
             }
+            <WhyLayer state={state.clone()} />
+            <Blackout state={state.clone()} />
         </div>
     }
 }
@@ -266,36 +289,6 @@ struct Props {
 fn Header(props: &Props) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
-    let onpreset = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let Some(v) = e.target().and_then(|t| t.dyn_into::<HtmlSelectElement>().ok()).map(|s| s.value()) else {
-                return;
-            };
-            let Some((_, json)) = v.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) else { return };
-            match Scenario::from_json_str(json) {
-                Ok(sc) => state.dispatch(Action::Load { scenario: Box::new(sc), step: None, banner: None }),
-                Err(e) => state.dispatch(Action::ShowBanner(format!("Preset could not be loaded: {e}"))),
-            }
-        })
-    };
-    let share = {
-        let state = state.clone();
-        Callback::from(move |_| {
-            let param = if state.step >= state.run.steps { StepParam::End } else { StepParam::At(state.step) };
-            let frag = fragment::encode_z(&state.scenario, param);
-            let Some(window) = web_sys::window() else { return };
-            let base = window.location().href().ok().map(|h| h.split('#').next().unwrap_or_default().to_string());
-            let link = format!("{}#{frag}", base.unwrap_or_default());
-            if let Ok(history) = window.history() {
-                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
-            }
-            let _ = window.navigator().clipboard().write_text(&link);
-            state.dispatch(Action::ShowBanner(
-                "Share link copied to the clipboard (and now in the address bar).".into(),
-            ));
-        })
-    };
     let b = |label: &'static str, title: &'static str, testid: &'static str, action: Action| {
         let state = state.clone();
         html! {
@@ -307,16 +300,12 @@ fn Header(props: &Props) -> Html {
         <header class="header">
             <h1 class="brand" title="Apache Flink's event-time window operator, made visible">{ "Tidemark" }</h1>
             <span class="scenario-name" title={s.scenario.description.clone()} data-testid="scenario-name">{ s.scenario.name.clone() }</span>
-            <select class="presets" aria-label="Load a preset scenario" data-testid="presets" onchange={onpreset}>
-                <option value="" selected=true disabled=true>{ "Presets…" }</option>
-                { for PRESETS.iter().enumerate().map(|(i, (name, _))| html! { <option value={i.to_string()}>{ *name }</option> }) }
-            </select>
+            <PresetMenu state={state.clone()} />
             <span class="spacer" />
             { b("−", "Zoom out (-)", "zoom-out", Action::ZoomOut) }
             { b("+", "Zoom in (+)", "zoom-in", Action::ZoomIn) }
             { b("fit", "Fit the scenario (f)", "fit", Action::Fit) }
             { b("+ element", "Add an element (n)", "add-element", Action::AddElement { key: None, ts: None }) }
-            <button class="tool" data-testid="share" title="Copy a share link" onclick={share}>{ "share" }</button>
             { b("panel", "Show or hide the side panel", "toggle-panel", Action::TogglePanel) }
             { b("?", "Keyboard shortcuts (?)", "help", Action::ToggleHelp) }
         </header>

@@ -14,6 +14,12 @@ pub mod model;
 pub mod state;
 pub mod teach_state;
 
+pub mod chart_view;
+pub mod charts;
+pub mod export;
+pub mod outputs;
+pub mod teach_view;
+
 pub mod app;
 pub mod canvas;
 pub mod controls;

@@ -46,6 +46,9 @@ pub fn SidePanel(props: &PanelProps) -> Html {
         <aside class="side-panel" aria-label="Output and configuration">
             <div class="tabs" role="tablist">
                 { tab_button(Tab::Output, "Output", "tab-output") }
+                { tab_button(Tab::Sinks, "Sinks", "tab-sinks") }
+                { tab_button(Tab::Charts, "Charts", "tab-charts") }
+                { tab_button(Tab::Code, "Code", "tab-code") }
                 { tab_button(Tab::Config, "Configure", "tab-config") }
                 { tab_button(Tab::Log, "Step log", "tab-log") }
                 <span class="tab-count">{ format!("{outputs} record(s)") }</span>
@@ -56,6 +59,9 @@ pub fn SidePanel(props: &PanelProps) -> Html {
                         Tab::Output => html! { <OutputList state={state.clone()} /> },
                         Tab::Config => html! { <ConfigPanel state={state.clone()} /> },
                         Tab::Log => html! { <StepLog state={state.clone()} /> },
+                        Tab::Sinks => html! { <super::outputs::SinksPanel state={state.clone()} /> },
+                        Tab::Charts => html! { <super::chart_view::ChartsPanel state={state.clone()} /> },
+                        Tab::Code => html! { <super::outputs::CodePanel state={state.clone()} /> },
                     }
                 }
             </div>

@@ -50,6 +50,12 @@ pub enum Tab {
     Output,
     Config,
     Log,
+    /// Main output, append/upsert/changelog sinks and the side output (`super::outputs`).
+    Sinks,
+    /// State, lag and results charts (`super::chart_view`).
+    Charts,
+    /// The Flink program in Java, PyFlink and SQL (`super::outputs::CodePanel`).
+    Code,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

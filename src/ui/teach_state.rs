@@ -107,8 +107,9 @@ pub struct WhyPopover {
 /// Predict, then reveal: the questions of the current run and the user's progress.
 #[derive(Clone, Debug)]
 pub struct QuizState {
-    /// The run the questions were made from (they are remade when the run changes).
-    pub run: Rc<Run>,
+    /// The scenario the questions were made from (they are remade when it changes; a click
+    /// that re-runs the same scenario keeps them).
+    pub scenario: Rc<Scenario>,
     pub questions: Rc<Vec<Question>>,
     /// The question on screen (an index into `questions`).
     pub asking: Option<usize>,
@@ -122,10 +123,10 @@ pub struct QuizState {
 }
 
 impl QuizState {
-    fn new(scenario: &Scenario, run: &Rc<Run>, values: ValueFormat) -> QuizState {
+    fn new(scenario: &Rc<Scenario>, run: &Run, values: ValueFormat) -> QuizState {
         let questions = teach::Context::new(scenario, run).with_values(values).questions();
         QuizState {
-            run: run.clone(),
+            scenario: scenario.clone(),
             questions: Rc::new(questions),
             asking: None,
             selected: Vec::new(),
@@ -377,11 +378,14 @@ impl AppState {
 
     /// After every action: keep the quiz's questions and the popover in step with the run.
     pub fn teach_after(&mut self) {
-        let run = self.run.clone();
-        let stale = self.teach.quiz.as_ref().is_some_and(|q| !Rc::ptr_eq(&q.run, &run));
+        let stale = self
+            .teach
+            .quiz
+            .as_ref()
+            .is_some_and(|q| !Rc::ptr_eq(&q.scenario, &self.scenario) && *q.scenario != *self.scenario);
         if stale {
             let score = self.teach.quiz.as_ref().map(|q| q.score).unwrap_or_default();
-            let mut q = QuizState::new(&self.scenario, &run, self.teach.values);
+            let mut q = QuizState::new(&self.scenario, &self.run, self.teach.values);
             q.score = score;
             self.teach.quiz = Some(q);
             self.teach.why = None;
@@ -437,10 +441,8 @@ impl AppState {
         let step = self.step;
         let q = self.teach.quiz.as_mut()?;
         if let Some(i) = q.asking {
-            if q.verdict.is_none() {
-                // Predict first: the step stays hidden until an answer is given.
-                return None;
-            }
+            // Predict first: the step stays hidden until an answer is given.
+            q.verdict.as_ref()?;
             if let Some(id) = q.questions.get(i).map(|q| q.id.clone()) {
                 q.done.insert(id);
             }
@@ -467,10 +469,7 @@ impl AppState {
                 Some(p) => self.load_preset(&p, None),
                 None => self.apply(Action::ShowBanner(format!("There is no preset \"{}\".", clip(&id, 40)))),
             },
-            TeachAction::SetMode(m) => {
-                self.teach.mode = m;
-                self.teach.blackout = false;
-            }
+            TeachAction::SetMode(m) => self.set_mode(m),
             TeachAction::ToggleQuiz => {
                 if self.teach.quiz.take().is_none() {
                     let mut q = QuizState::new(&self.scenario, &self.run, self.teach.values);
@@ -515,7 +514,7 @@ impl AppState {
             TeachAction::Shared(b) => self.teach.share = Some(b),
             TeachAction::CloseShare => self.teach.share = None,
             TeachAction::Import { name, text } => self.import(&name, &text),
-            TeachAction::ImportError(e) => self.teach.import_error = Some(e),
+            TeachAction::ImportError(e) => self.teach.import_error = (!e.is_empty()).then_some(e),
             TeachAction::SetDialect(d) => self.teach.dialect = Some(d),
             TeachAction::SetOutputTab(t) => {
                 self.teach.output_tab = t;
@@ -523,6 +522,19 @@ impl AppState {
             }
             TeachAction::ToggleOutputs => self.teach.outputs_open = !self.teach.outputs_open,
         }
+    }
+
+    /// Lecture mode hides the side panel (configuration); leaving it brings the panel back.
+    fn set_mode(&mut self, m: Mode) {
+        let was = self.teach.mode;
+        if m == Mode::Lecture && was != Mode::Lecture {
+            self.panel_open = false;
+        } else if was == Mode::Lecture && m != Mode::Lecture {
+            self.panel_open = true;
+        }
+        self.teach.mode = m;
+        self.teach.blackout = false;
+        self.playing = false;
     }
 
     fn load_preset(&mut self, p: &Preset, step: Option<StepParam>) {
@@ -563,8 +575,7 @@ impl AppState {
         for e in &params.errors {
             self.banners.push(format!("Could not read the link: {e}."));
         }
-        self.teach.mode = params.mode.unwrap_or_default();
-        self.teach.blackout = false;
+        self.set_mode(params.mode.unwrap_or_default());
         self.teach.why = None;
         self.teach.quiz = None;
         if params.quiz {
@@ -576,7 +587,7 @@ impl AppState {
     fn import(&mut self, name: &str, text: &str) {
         match parse_import(text) {
             Ok(Imported::Scenario(s)) => {
-                self.apply(Action::Load { scenario: Box::new(s), step: None, banner: None });
+                self.apply(Action::Load { scenario: s, step: None, banner: None });
                 self.teach.import_error = None;
             }
             Ok(Imported::Preset(p)) => {
@@ -592,7 +603,7 @@ impl AppState {
 /// What an imported file holds.
 #[derive(Debug)]
 pub enum Imported {
-    Scenario(Scenario),
+    Scenario(Box<Scenario>),
     Preset(Box<Preset>),
 }
 
@@ -606,7 +617,7 @@ pub fn parse_import(text: &str) -> Result<Imported, String> {
             .map(|p| Imported::Preset(Box::new(p)))
             .map_err(|e| e.to_string());
     }
-    Scenario::from_value(&value).map(Imported::Scenario).map_err(|e| e.to_string())
+    Scenario::from_value(&value).map(|s| Imported::Scenario(Box::new(s))).map_err(|e| e.to_string())
 }
 
 fn clip(s: &str, n: usize) -> String {

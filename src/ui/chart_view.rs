@@ -1,0 +1,187 @@
+//! The Charts tab: each chart of [`super::charts`] on its own `<canvas>`, drawn by plotters
+//! through plotters-canvas after every render that changes its data, the playhead, its width
+//! (a `ResizeObserver` on its box) or the mode. Drawing is a side effect of rendering only;
+//! nothing here changes the app's state.
+
+use std::rc::Rc;
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{HtmlCanvasElement, HtmlElement};
+use yew::prelude::*;
+
+use super::charts::{ChartStyle, LagChart, ResultsChart, StateChart, draw_lag, draw_results, draw_state};
+use super::outputs::{DownstreamRef, OutputsProps, use_downstream};
+use super::state::AppState;
+use super::teach_state::Mode;
+use crate::teach::ValueFormat;
+
+/// The three charts' data for one run.
+pub struct ChartsData {
+    pub state: StateChart,
+    pub lag: LagChart,
+    pub results: ResultsChart,
+}
+
+#[derive(Clone)]
+pub struct ChartsRef(pub Rc<ChartsData>);
+
+impl PartialEq for ChartsRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    State,
+    Lag,
+    Results,
+}
+
+impl ChartKind {
+    fn id(&self) -> &'static str {
+        match self {
+            ChartKind::State => "state",
+            ChartKind::Lag => "lag",
+            ChartKind::Results => "results",
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self {
+            ChartKind::State => "State size per step",
+            ChartKind::Lag => "Watermark against the largest event time",
+            ChartKind::Results => "Results per window",
+        }
+    }
+}
+
+#[component]
+pub fn ChartsPanel(props: &OutputsProps) -> Html {
+    let s: &AppState = &props.state;
+    let d = use_downstream(s);
+    let data = use_memo(DownstreamRef(d), |d| ChartsData {
+        state: StateChart::new(&d.0),
+        lag: LagChart::new(&d.0),
+        results: ResultsChart::new(&d.0),
+    });
+    let lecture = s.teach.mode == Mode::Lecture;
+    let chart = |kind: ChartKind| {
+        html! {
+            <ChartCanvas {kind} data={ChartsRef(data.clone())} playhead={s.step} values={s.teach.values} {lecture} />
+        }
+    };
+    html! {
+        <div class="charts" data-testid="charts">
+            { chart(ChartKind::State) }
+            { chart(ChartKind::Lag) }
+            { chart(ChartKind::Results) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartCanvasProps {
+    pub kind: ChartKind,
+    pub data: ChartsRef,
+    pub playhead: usize,
+    pub values: ValueFormat,
+    pub lecture: bool,
+}
+
+fn device_pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0)
+}
+
+#[component]
+pub fn ChartCanvas(p: &ChartCanvasProps) -> Html {
+    let box_ref = use_node_ref();
+    let canvas_ref = use_node_ref();
+    // The box's width in CSS px, measured by a ResizeObserver: a resize redraws.
+    let width = use_state(|| 0u32);
+    {
+        let box_ref = box_ref.clone();
+        let width = width.clone();
+        use_effect_with((), move |_| {
+            let observer = box_ref.cast::<HtmlElement>().and_then(|el| {
+                let measure = {
+                    let el = el.clone();
+                    move || {
+                        let w = el.client_width().max(0) as u32;
+                        if w != *width {
+                            width.set(w);
+                        }
+                    }
+                };
+                measure();
+                let cb = Closure::<dyn FnMut()>::new(measure);
+                let obs = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+                obs.observe(&el);
+                Some((obs, cb))
+            });
+            move || {
+                if let Some((obs, _cb)) = observer {
+                    obs.disconnect();
+                }
+            }
+        });
+    }
+    let w = *width;
+    let h: u32 = if p.lecture {
+        340
+    } else if w < 420 {
+        210
+    } else {
+        240
+    };
+    let dpr = device_pixel_ratio();
+    let drawn = use_state(|| None::<Result<usize, String>>);
+    {
+        let canvas_ref = canvas_ref.clone();
+        let (kind, data, playhead, values, lecture) = (p.kind, p.data.clone(), p.playhead, p.values, p.lecture);
+        let drawn = drawn.clone();
+        use_effect_with((kind, data.clone(), playhead, values, lecture, w, h), move |_| {
+            if w > 0
+                && let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>()
+            {
+                canvas.set_width((f64::from(w) * dpr).round() as u32);
+                canvas.set_height((f64::from(h) * dpr).round() as u32);
+                let result = match CanvasBackend::with_canvas_object(canvas) {
+                    None => Err("no 2d context".to_string()),
+                    Some(backend) => {
+                        let area = backend.into_drawing_area();
+                        let style =
+                            ChartStyle { scale: dpr * if lecture { 1.45 } else { 1.0 }, high_contrast: lecture };
+                        match kind {
+                            ChartKind::State => draw_state(&area, &data.0.state, playhead, &style),
+                            ChartKind::Lag => draw_lag(&area, &data.0.lag, playhead, &style),
+                            ChartKind::Results => draw_results(&area, &data.0.results, playhead, values, &style),
+                        }
+                    }
+                };
+                let outcome = result.map(|()| playhead);
+                if *drawn != Some(outcome.clone()) {
+                    drawn.set(Some(outcome));
+                }
+            }
+        });
+    }
+    let (drawn_step, error) = match &*drawn {
+        Some(Ok(s)) => (s.to_string(), None),
+        Some(Err(e)) => (String::new(), Some(e.clone())),
+        None => (String::new(), None),
+    };
+    html! {
+        <figure class="chart" ref={box_ref} data-testid={format!("chart-{}", p.kind.id())}>
+            <canvas ref={canvas_ref} data-testid="chart-canvas" data-chart={p.kind.id()} data-drawn-step={drawn_step}
+                    role="img" aria-label={p.kind.label()}
+                    style={format!("width: {w}px; height: {h}px")} />
+            if let Some(e) = error {
+                <figcaption class="field-error" role="alert">{ format!("The chart could not be drawn: {e}") }</figcaption>
+            }
+        </figure>
+    }
+}

@@ -1,0 +1,193 @@
+//! The browser side of sharing and exporting: the canvas as a standalone SVG (with the app's
+//! stylesheet inlined) or a PNG drawn from it, the scenario as a JSON file, and the clipboard.
+//! Every function reports failure as text for a banner; none panics.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, Document, Element, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement, Url};
+
+/// The stylesheet the canvas is drawn with, inlined into exported SVGs so they look the same
+/// anywhere (a slide, an image viewer).
+const CANVAS_CSS: &str = include_str!("../../assets/style.css");
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+fn document() -> Result<Document, String> {
+    web_sys::window().and_then(|w| w.document()).ok_or_else(|| "no document".to_string())
+}
+
+fn js_err(what: &str) -> impl Fn(JsValue) -> String + '_ {
+    move |e| format!("{what} failed: {}", e.as_string().unwrap_or_else(|| format!("{e:?}")))
+}
+
+/// A file name from a scenario name: letters, digits, `-` and `_`, never empty.
+pub fn file_stem(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect::<String>()
+        .trim_matches('-')
+        .chars()
+        .take(60)
+        .collect();
+    if stem.is_empty() { "tidemark".into() } else { stem }
+}
+
+fn blob_of_text(text: &str, mime: &str) -> Result<Blob, String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = BlobPropertyBag::new();
+    opts.set_type(mime);
+    Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_err("Blob"))
+}
+
+/// Saves `blob` as `name` through a temporary `<a download>`.
+pub fn download_blob(blob: &Blob, name: &str) -> Result<(), String> {
+    let doc = document()?;
+    let url = Url::create_object_url_with_blob(blob).map_err(js_err("createObjectURL"))?;
+    let a: HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(js_err("createElement"))?
+        .dyn_into()
+        .map_err(|_| "not an anchor".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_attribute("data-testid", "download-link").map_err(js_err("setAttribute"))?;
+    let body = doc.body().ok_or("no body")?;
+    body.append_child(&a).map_err(js_err("appendChild"))?;
+    a.click();
+    let _ = body.remove_child(&a);
+    // Revoke later: the download reads the URL after this function returns.
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = Url::revoke_object_url(&url);
+    })
+    .forget();
+    Ok(())
+}
+
+pub fn download_text(text: &str, mime: &str, name: &str) -> Result<(), String> {
+    download_blob(&blob_of_text(text, mime)?, name)
+}
+
+/// The canvas `<svg>` as a standalone document: the stylesheet inlined, a white background,
+/// the animation classes off. Returns the text and the size in CSS px.
+pub fn canvas_svg() -> Result<(String, f64, f64), String> {
+    let doc = document()?;
+    let svg = doc
+        .query_selector("svg[data-testid=\"canvas\"]")
+        .map_err(js_err("querySelector"))?
+        .ok_or("the canvas is not on the page")?;
+    let rect = svg.get_bounding_client_rect();
+    let (w, h) = (rect.width().max(1.0), rect.height().max(1.0));
+    let copy: Element = svg.clone_node_with_deep(true).map_err(js_err("cloneNode"))?.dyn_into().map_err(|_| "clone")?;
+    copy.set_attribute("class", "canvas").map_err(js_err("setAttribute"))?;
+    copy.set_attribute("xmlns", SVG_NS).map_err(js_err("setAttribute"))?;
+    copy.set_attribute("width", &format!("{w:.0}")).map_err(js_err("setAttribute"))?;
+    copy.set_attribute("height", &format!("{h:.0}")).map_err(js_err("setAttribute"))?;
+    let _ = copy.remove_attribute("style");
+    let style = doc.create_element_ns(Some(SVG_NS), "style").map_err(js_err("createElementNS"))?;
+    // The canvas's own stylesheet; `:root` matches the standalone `<svg>`, so its colour
+    // variables apply. Fonts fall back to the viewer's sans-serif.
+    style.set_text_content(Some(&format!(
+        "{CANVAS_CSS}\n.effects, .fx-fly, .fx-pulse, .fx-flash {{ display: none; }}\n"
+    )));
+    let bg = doc.create_element_ns(Some(SVG_NS), "rect").map_err(js_err("createElementNS"))?;
+    for (k, v) in [("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%"), ("fill", "#ffffff")] {
+        bg.set_attribute(k, v).map_err(js_err("setAttribute"))?;
+    }
+    let first = copy.first_child();
+    copy.insert_before(&bg, first.as_ref()).map_err(js_err("insertBefore"))?;
+    copy.insert_before(&style, Some(&bg)).map_err(js_err("insertBefore"))?;
+    let text = web_sys::XmlSerializer::new()
+        .map_err(js_err("XMLSerializer"))?
+        .serialize_to_string(&copy)
+        .map_err(js_err("serializeToString"))?;
+    Ok((format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{text}"), w, h))
+}
+
+pub fn export_svg(stem: &str) -> Result<(), String> {
+    let (text, _, _) = canvas_svg()?;
+    download_text(&text, "image/svg+xml", &format!("{stem}.svg"))
+}
+
+/// Draws the exported SVG onto a canvas at `scale`× and saves it as a PNG. Asynchronous: the
+/// image loads first; `on_error` hears about a failure after this returns.
+pub fn export_png(stem: &str, scale: f64, on_error: impl FnOnce(String) + 'static) -> Result<(), String> {
+    let (text, w, h) = canvas_svg()?;
+    let blob = blob_of_text(&text, "image/svg+xml")?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(js_err("createObjectURL"))?;
+    let img = HtmlImageElement::new().map_err(js_err("Image"))?;
+    let name = format!("{stem}.png");
+    let (img2, url2) = (img.clone(), url.clone());
+    let on_error = std::rc::Rc::new(std::cell::RefCell::new(Some(on_error)));
+    let on_error2 = on_error.clone();
+    let onload = Closure::once_into_js(move || {
+        let result = (|| -> Result<(), String> {
+            let doc = document()?;
+            let canvas: HtmlCanvasElement = doc
+                .create_element("canvas")
+                .map_err(js_err("createElement"))?
+                .dyn_into()
+                .map_err(|_| "not a canvas".to_string())?;
+            canvas.set_width((w * scale).round() as u32);
+            canvas.set_height((h * scale).round() as u32);
+            let ctx: web_sys::CanvasRenderingContext2d = canvas
+                .get_context("2d")
+                .map_err(js_err("getContext"))?
+                .ok_or("no 2d context")?
+                .dyn_into()
+                .map_err(|_| "not a 2d context".to_string())?;
+            ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w * scale, h * scale)
+                .map_err(js_err("drawImage"))?;
+            let on_blob = Closure::once_into_js(move |blob: JsValue| {
+                if let Ok(blob) = blob.dyn_into::<Blob>()
+                    && let Err(e) = download_blob(&blob, &name)
+                    && let Some(f) = on_error2.borrow_mut().take()
+                {
+                    f(e);
+                }
+            });
+            canvas.to_blob(on_blob.unchecked_ref()).map_err(js_err("toBlob"))?;
+            Ok(())
+        })();
+        let _ = Url::revoke_object_url(&url2);
+        if let Err(e) = result
+            && let Some(f) = on_error.borrow_mut().take()
+        {
+            f(e);
+        }
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&url);
+    Ok(())
+}
+
+/// Writes `text` to the clipboard; `done(true)` when the browser took it. Inside an iframe
+/// without the clipboard permission the browser refuses: `done(false)`.
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    let Some(window) = web_sys::window() else { return done(false) };
+    let promise = window.navigator().clipboard().write_text(text);
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Some(done)));
+    let (d1, d2) = (done.clone(), done);
+    let ok: Closure<dyn FnMut(JsValue)> = Closure::once(move |_: JsValue| {
+        if let Some(f) = d1.borrow_mut().take() {
+            f(true);
+        }
+    });
+    let err: Closure<dyn FnMut(JsValue)> = Closure::once(move |_: JsValue| {
+        if let Some(f) = d2.borrow_mut().take() {
+            f(false);
+        }
+    });
+    let _ = promise.then2(&ok, &err);
+    // One of the two runs, once; both are small and live as long as the page.
+    ok.forget();
+    err.forget();
+}
+
+/// The page's address without the fragment.
+pub fn base_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or_default().to_string())
+        .unwrap_or_default()
+}
