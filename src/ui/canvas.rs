@@ -386,7 +386,8 @@ fn windows(s: &AppState) -> Html {
         let last = s.scene.last_fire.get(wi).copied().flatten();
         let label = match w.state {
             WindowState::Merged { .. } => String::new(),
-            WindowState::CleanedUp => "cleaned up".to_string(),
+            WindowState::CleanedUp if width > 80.0 => "cleaned up".to_string(),
+            WindowState::CleanedUp => String::new(),
             _ => {
                 let n = w.contents.len();
                 match (width, last) {
@@ -685,6 +686,10 @@ fn marbles(s: &AppState) -> Html {
             .animate
             .then(|| s.scene.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal)))
             .flatten();
+        let dropped = s
+            .animate
+            .then(|| s.scene.effect_order(|f| matches!(f, Effect::Dropped { elem } if *elem as usize == ordinal)))
+            .flatten();
         let marble = MarbleProps {
             index: i,
             id: e.id,
@@ -696,6 +701,7 @@ fn marbles(s: &AppState) -> Html {
             outcome: view.elements.get(ordinal).copied().flatten(),
             selected: s.selection == Some(i),
             anim: arrived.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
+            crossing: dropped.map(|o| AttrValue::from(delay_style(o, n_fx, s.speed))),
         };
         Some((lane_ix, marble))
     });
@@ -734,6 +740,8 @@ struct MarbleProps {
     selected: bool,
     /// The arrival animation's delay, when it arrived in the step just taken.
     anim: Option<AttrValue>,
+    /// The crossing-out animation's delay, when it was dropped in the step just taken.
+    crossing: Option<AttrValue>,
 }
 
 /// One element. A component so that a drag re-renders only the marbles whose props changed.
@@ -756,7 +764,8 @@ fn Marble(p: &MarbleProps) -> Html {
             <circle class="body" cx={px(p.x)} cy={px(p.y)} r={px(dims::MARBLE_R)} />
             <text class="marble-text" x={px(p.x)} y={px(p.y + 4.0)} text-anchor="middle">{ p.id }</text>
             if dropped {
-                <path class="cross" d={format!("M {} {} l 16 16 m 0 -16 l -16 16", px(p.x - 8.0), px(p.y - 8.0))} />
+                <path class={classes!("cross", p.crossing.is_some().then_some("crossing"))} style={p.crossing.clone()}
+                      d={format!("M {} {} l 16 16 m 0 -16 l -16 16", px(p.x - 8.0), px(p.y - 8.0))} />
             }
             <title>{ format!("element {} · key {} · ts {} · value {} — {}", p.id, p.key_name, format_millis(p.ts), p.value, outcome_text(p.outcome)) }</title>
         </g>
@@ -817,6 +826,9 @@ fn watermark(s: &AppState, height: f64) -> Html {
             Some(html! {
                 <g class="bound" data-testid="bound">
                     <line class="max-ts" x1={px(xm)} x2={px(xm)} y1={px(top)} y2={px(height)} />
+                    // The gap itself is a handle too: dragging it edits the bound.
+                    <rect class="bound-hit" data-drag="wm" x={px(x.min(xm))} y={px(top + 24.0)}
+                          width={px((xm - x).abs().max(6.0))} height="14" />
                     <line class="bound-gap" x1={px(x)} x2={px(xm)} y1={px(top + 33.0)} y2={px(top + 33.0)} />
                     <line class="bound-gap" x1={px(xm)} x2={px(xm)} y1={px(top + 29.0)} y2={px(top + 37.0)} />
                     <text class="bound-label" x={px(xm + 4.0)} y={px(top + 32.0)}>

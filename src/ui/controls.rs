@@ -195,6 +195,25 @@ pub fn ArrivalStrip(props: &ControlsProps) -> Html {
         _ => (None, None),
     };
     let strip_ref = use_node_ref();
+    // Keep the playhead's item in view (a scroll position, not state).
+    {
+        let strip_ref = strip_ref.clone();
+        use_effect_with(s.step, move |step| {
+            if let Some(strip) = strip_ref.cast::<web_sys::HtmlElement>()
+                && let Some(chip) = strip
+                    .query_selector(&format!("[data-chip=\"{}\"]", step.saturating_sub(1)))
+                    .ok()
+                    .flatten()
+                    .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let (left, width) = (chip.offset_left(), chip.offset_width());
+                let (view_left, view_width) = (strip.scroll_left(), strip.client_width());
+                if left < view_left || left + width > view_left + view_width {
+                    strip.set_scroll_left(left - view_width / 2);
+                }
+            }
+        });
+    }
     let onpointerdown = {
         let state = state.clone();
         let strip_ref = strip_ref.clone();
