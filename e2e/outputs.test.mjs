@@ -129,6 +129,28 @@ test('each chart renders on its canvas and changes when the playhead moves; a re
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('the partitions chart: each partition and the minimum (the quiet night), only where there are partitions', async (t) => {
+  const app = await openApp({ path: '#preset=quiet-night-stall&step=10' });
+  t.after(() => app.close());
+  const { page } = app;
+  await page.locator('[data-testid="tab-charts"]').click();
+  const canvas = page.locator('canvas[data-chart="partitions"]');
+  await until(page, 'partitions chart drawn', async () => (await canvas.getAttribute('data-drawn-step')) === '10');
+  const before = await pixels(page, 'partitions');
+  assert.ok(before.ink > before.total * 0.02, `${before.ink} of ${before.total} pixels inked`);
+  await page.keyboard.press('End');
+  const steps = await page.locator('[data-testid="playhead"]').getAttribute('data-steps');
+  await until(page, 'redrawn at the end', async () => (await canvas.getAttribute('data-drawn-step')) === steps);
+  assert.notEqual((await pixels(page, 'partitions')).hash, before.hash);
+  // One partition: no such chart.
+  await page.evaluate(() => {
+    window.location.hash = '#preset=lab-6-2&step=3';
+  });
+  await until(page, 'lab 6.2 charts', async () => (await page.locator('canvas[data-chart="state"]').getAttribute('data-drawn-step')) === '3');
+  assert.equal(await canvas.count(), 0);
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('ModelLatency state chart: five window copies per record', async (t) => {
   const app = await openApp({ path: '#preset=model-latency-sliding&step=0' });
   t.after(() => app.close());

@@ -12,7 +12,9 @@ use wasm_bindgen::closure::Closure;
 use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
-use super::charts::{ChartStyle, LagChart, ResultsChart, StateChart, draw_lag, draw_results, draw_state};
+use super::charts::{
+    ChartStyle, LagChart, PartitionChart, ResultsChart, StateChart, draw_lag, draw_partitions, draw_results, draw_state,
+};
 use super::outputs::{DownstreamRef, OutputsProps, use_downstream};
 use super::state::AppState;
 use super::teach_state::Mode;
@@ -23,6 +25,8 @@ pub struct ChartsData {
     pub state: StateChart,
     pub lag: LagChart,
     pub results: ResultsChart,
+    /// Scenarios with several source partitions (or idleness).
+    pub partitions: Option<PartitionChart>,
 }
 
 #[derive(Clone)]
@@ -39,6 +43,7 @@ pub enum ChartKind {
     State,
     Lag,
     Results,
+    Partitions,
 }
 
 impl ChartKind {
@@ -47,6 +52,7 @@ impl ChartKind {
             ChartKind::State => "state",
             ChartKind::Lag => "lag",
             ChartKind::Results => "results",
+            ChartKind::Partitions => "partitions",
         }
     }
 
@@ -55,6 +61,7 @@ impl ChartKind {
             ChartKind::State => "State size per step",
             ChartKind::Lag => "Watermark against the largest event time",
             ChartKind::Results => "Results per window",
+            ChartKind::Partitions => "Each partition's watermark and the combined minimum",
         }
     }
 }
@@ -67,6 +74,7 @@ pub fn ChartsPanel(props: &OutputsProps) -> Html {
         state: StateChart::new(&d.0),
         lag: LagChart::new(&d.0),
         results: ResultsChart::new(&d.0),
+        partitions: PartitionChart::new(&d.0),
     });
     let lecture = s.teach.mode == Mode::Lecture;
     let chart = |kind: ChartKind| {
@@ -79,6 +87,9 @@ pub fn ChartsPanel(props: &OutputsProps) -> Html {
             { chart(ChartKind::State) }
             { chart(ChartKind::Lag) }
             { chart(ChartKind::Results) }
+            if data.partitions.is_some() {
+                { chart(ChartKind::Partitions) }
+            }
         </div>
     }
 }
@@ -159,6 +170,10 @@ pub fn ChartCanvas(p: &ChartCanvasProps) -> Html {
                             ChartKind::State => draw_state(&area, &data.0.state, playhead, &style),
                             ChartKind::Lag => draw_lag(&area, &data.0.lag, playhead, &style),
                             ChartKind::Results => draw_results(&area, &data.0.results, playhead, values, &style),
+                            ChartKind::Partitions => match &data.0.partitions {
+                                Some(p) => draw_partitions(&area, p, playhead, &style),
+                                None => Ok(()),
+                            },
                         }
                     }
                 };

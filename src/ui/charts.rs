@@ -14,9 +14,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::engine::Window;
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::FiringKind;
-use crate::engine::{Scenario, Window};
 use crate::sinks::Downstream;
 use crate::teach::{ValueFormat, format};
 
@@ -355,37 +355,12 @@ pub fn draw_lag<DB: DrawingBackend>(
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
         .draw()
         .map_err(err)?;
-    // Steps: the watermark holds between steps, so draw it as a staircase.
-    let stairs = |v: &[Option<Millis>]| -> Vec<Vec<(f64, f64)>> {
-        let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
-        let mut cur: Vec<(f64, f64)> = Vec::new();
-        for (i, t) in v.iter().enumerate() {
-            match t {
-                Some(t) => {
-                    let y = to_y(*t);
-                    if let Some(&(_, py)) = cur.last() {
-                        cur.push((i as f64, py));
-                    }
-                    cur.push((i as f64, y));
-                }
-                None => {
-                    if !cur.is_empty() {
-                        runs.push(std::mem::take(&mut cur));
-                    }
-                }
-            }
-        }
-        if !cur.is_empty() {
-            runs.push(cur);
-        }
-        runs
-    };
     for (label, v, color) in
         [("largest event time seen", &data.max_event_time, SIDE), ("watermark", &data.watermark, WM)]
     {
         let s = color.stroke_width(style.px(2.5));
         let mut first = true;
-        for run in stairs(v) {
+        for run in stairs(v, &to_y) {
             let drawn = chart.draw_series(LineSeries::new(run, s).point_size(style.px(3.0))).map_err(err)?;
             if first {
                 drawn.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], s));
@@ -404,6 +379,187 @@ pub fn draw_lag<DB: DrawingBackend>(
             .map_err(err)?
             .label("lag")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LATE.stroke_width(5)));
+    }
+    playhead_line(&mut chart, playhead as f64, y0, y1, style)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.88))
+        .border_style(MUTED)
+        .label_font(style.font(11.0))
+        .draw()
+        .map_err(err)?;
+    area.present().map_err(err)?;
+    Ok(())
+}
+
+/// A watermark holds between steps, so it is drawn as a staircase; `None` (no watermark yet,
+/// or `Long.MAX`, or an idle partition) breaks the line.
+fn stairs(v: &[Option<Millis>], to_y: &dyn Fn(Millis) -> f64) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    for (i, t) in v.iter().enumerate() {
+        match t {
+            Some(t) => {
+                let y = to_y(*t);
+                if let Some(&(_, py)) = cur.last() {
+                    cur.push((i as f64, py));
+                }
+                cur.push((i as f64, y));
+            }
+            None => {
+                if !cur.is_empty() {
+                    runs.push(std::mem::take(&mut cur));
+                }
+            }
+        }
+    }
+    if !cur.is_empty() {
+        runs.push(cur);
+    }
+    runs
+}
+
+/// Each source partition's watermark per playhead, and the operator's (their minimum over the
+/// partitions that are not idle).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionChart {
+    pub steps: usize,
+    /// `partitions[p][step]`: `None` before the partition's first watermark and while idle.
+    pub partitions: Vec<Vec<Option<Millis>>>,
+    /// Partition `p` is idle after `step` steps.
+    pub idle: Vec<Vec<bool>>,
+    /// The operator's watermark (`None` before the first and at `Long.MAX`).
+    pub combined: Vec<Option<Millis>>,
+}
+
+impl PartitionChart {
+    /// `None` when the run has nothing to show per partition (one partition, never idle).
+    pub fn new(d: &Downstream) -> Option<PartitionChart> {
+        let series = d.partitions();
+        if !series.is_interesting() {
+            return None;
+        }
+        let n = series.partitions as usize;
+        let finite = |t: Millis| (t != LONG_MIN && t != LONG_MAX).then_some(t);
+        let mut now: Vec<(Millis, bool)> = vec![(LONG_MIN, false); n];
+        let mut partitions = vec![Vec::with_capacity(d.steps() + 1); n];
+        let mut idle = vec![Vec::with_capacity(d.steps() + 1); n];
+        let mut changes = series.changes.iter().peekable();
+        // One pass: the state after `step` steps applies the changes of the steps before it.
+        for step in 0..=d.steps() {
+            while let Some(c) = changes.next_if(|c| c.step < step) {
+                if let Some(p) = now.get_mut(c.partition as usize) {
+                    *p = (c.watermark, c.idle);
+                }
+            }
+            for (p, (wm, is_idle)) in now.iter().enumerate() {
+                partitions[p].push(if *is_idle { None } else { finite(*wm) });
+                idle[p].push(*is_idle);
+            }
+        }
+        let combined = d.watermarks().iter().map(|w| finite(w.watermark)).collect();
+        Some(PartitionChart { steps: d.steps(), partitions, idle, combined })
+    }
+
+    fn time_range(&self) -> Option<(Millis, Millis)> {
+        let all = self.partitions.iter().flatten().chain(&self.combined).flatten().copied();
+        let (lo, hi) = all.fold(None, |acc: Option<(Millis, Millis)>, t| match acc {
+            None => Some((t, t)),
+            Some((a, b)) => Some((a.min(t), b.max(t))),
+        })?;
+        let pad = ((hi.saturating_sub(lo)) / 10).max(1000);
+        Some((lo.saturating_sub(pad), hi.saturating_add(pad)))
+    }
+}
+
+const PARTITION_COLORS: [RGBColor; 6] = [
+    RGBColor(0x3d, 0x6f, 0xc0),
+    RGBColor(0xc7, 0x77, 0x00),
+    RGBColor(0x1f, 0x8a, 0x4c),
+    RGBColor(0xc0, 0x26, 0x6d),
+    RGBColor(0x7b, 0x52, 0xc7),
+    RGBColor(0x00, 0x8b, 0x8b),
+];
+
+/// Each partition's watermark and the combined minimum the window operator uses.
+pub fn draw_partitions<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &PartitionChart,
+    playhead: usize,
+    style: &ChartStyle,
+) -> DrawResult {
+    area.fill(&WHITE).map_err(err)?;
+    let x_max = data.steps.max(1) as f64;
+    let Some((lo, hi)) = data.time_range() else {
+        area.draw_text(
+            "No partition has a watermark yet",
+            &style.font(13.0),
+            (style.px(12.0) as i32, style.px(20.0) as i32),
+        )
+        .map_err(err)?;
+        area.present().map_err(err)?;
+        return Ok(());
+    };
+    let unit = time_unit(hi.saturating_sub(lo));
+    let lo = lo.div_euclid(unit).saturating_mul(unit);
+    let to_y = |t: Millis| (t.saturating_sub(lo)) as f64 / unit as f64;
+    let (y0, y1) = (0.0, to_y(hi));
+    let idle_now: Vec<String> = data
+        .idle
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.get(playhead).copied().unwrap_or(false))
+        .map(|(p, _)| p.to_string())
+        .collect();
+    let title = if idle_now.is_empty() {
+        "Partition watermarks and their minimum (the operator's watermark)".to_string()
+    } else {
+        format!("Partition watermarks and their minimum (idle now: partition {})", idle_now.join(", "))
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, style.font(13.0))
+        .margin(style.px(8.0))
+        .x_label_area_size(style.px(34.0))
+        .y_label_area_size(style.px(78.0))
+        .build_cartesian_2d(0f64..x_max, y0..y1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("processing step")
+        .y_desc("event time")
+        .x_labels(data.steps.clamp(2, 12) + 1)
+        .y_labels(5)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format::time(lo.saturating_add((*v * unit as f64).round() as i64)))
+        .label_style(style.font(11.0))
+        .axis_desc_style(style.font(11.0))
+        .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
+        .draw()
+        .map_err(err)?;
+    let combined = BLACK.mix(0.75).stroke_width(style.px(5.0));
+    let mut first = true;
+    for run in stairs(&data.combined, &to_y) {
+        let drawn = chart.draw_series(LineSeries::new(run, combined)).map_err(err)?;
+        if first {
+            drawn
+                .label("operator watermark (minimum)")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], combined));
+            first = false;
+        }
+    }
+    for (p, v) in data.partitions.iter().enumerate() {
+        let s = PARTITION_COLORS[p % PARTITION_COLORS.len()].stroke_width(style.px(2.0));
+        let mut first = true;
+        for run in stairs(v, &to_y) {
+            let drawn = chart.draw_series(LineSeries::new(run, s).point_size(style.px(2.0))).map_err(err)?;
+            if first {
+                drawn
+                    .label(format!("partition {p}"))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], s));
+                first = false;
+            }
+        }
     }
     playhead_line(&mut chart, playhead as f64, y0, y1, style)?;
     chart
@@ -530,11 +686,6 @@ pub fn time_unit(span: Millis) -> Millis {
     }
 }
 
-/// Whether the scenario's charts include one with partitions.
-pub fn has_partitions(scenario: &Scenario) -> bool {
-    scenario.partition_count() > 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -573,6 +724,22 @@ mod tests {
         assert_eq!(c.visible(steps), 2);
         assert_eq!(c.visible(0), 0);
         assert_eq!(value_label(431.0, "sum", ValueFormat::UsdCents), "$4.31");
+    }
+
+    /// The quiet night: apac's partition holds the operator's watermark back (the minimum);
+    /// with withIdleness it goes idle and leaves the minimum.
+    #[test]
+    fn quiet_night_partitions() {
+        let (d, steps) = downstream("quiet-night-stall");
+        let Some(c) = PartitionChart::new(&d) else { panic!("two partitions") };
+        assert_eq!(c.partitions.len(), 2);
+        let at_end: Vec<Option<Millis>> = c.partitions.iter().map(|p| p[steps]).collect();
+        let min = at_end.iter().flatten().min().copied();
+        assert_eq!(c.combined[steps], min, "the operator's watermark is the minimum");
+        let (d, steps) = downstream("quiet-night-idleness");
+        let Some(c) = PartitionChart::new(&d) else { panic!("two partitions") };
+        assert!(c.idle.iter().any(|p| p[steps]), "a partition is idle at the end");
+        assert!(PartitionChart::new(&downstream("lab-6-2").0).is_none());
     }
 
     /// The lag chart follows forBoundedOutOfOrderness(20 s): max event time − watermark = 20 s + 1 ms.
