@@ -584,6 +584,16 @@ pub fn draw_results<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> DrawResult {
     area.fill(&WHITE).map_err(err)?;
+    if data.windows.is_empty() {
+        area.draw_text(
+            "Results per window: no window fires in this run",
+            &style.font(13.0),
+            (style.px(12.0) as i32, style.px(20.0) as i32),
+        )
+        .map_err(err)?;
+        area.present().map_err(err)?;
+        return Ok(());
+    }
     let n = data.windows.len().max(1) as f64;
     let (v0, v1) = data.value_range();
     let shown = data.visible(playhead);
