@@ -102,3 +102,45 @@ fn allowed_lateness_holds_windows_open() {
     // Each live window has its cleanup timer pending (the trigger timers of the fired ones fired).
     assert_eq!(v.pending_timers().count(), 4);
 }
+
+/// A processing-time timer in the RequestAssembler fires on the arrival clock, so during a
+/// watermark stall it abandons a request that the event-time timer would still wait for; a
+/// completion before it deletes it by its exact timestamp; duplicates register one timer.
+#[test]
+fn process_function_processing_time_timers() {
+    let input = r#""input": [
+        {"id": 1, "key": "r1", "ts": 0, "event": "started", "arrival": 0},
+        {"id": 2, "key": "r2", "ts": 0, "event": "started", "arrival": 1000},
+        {"id": 3, "key": "r2", "ts": 0, "event": "started", "arrival": 1000},
+        {"id": 4, "key": "r2", "ts": 5000, "event": "completed", "arrival": 200000},
+        {"id": 5, "key": "r3", "ts": 0, "event": "started", "arrival": 250000},
+        {"wm": 100, "arrival": 400000}]"#;
+    let kinds = |timer: &str| {
+        let s = scenario(&format!(
+            r#"{{"process_function": {{"kind": "request_assembler", "timeout": 300000, "timer": "{timer}"}}, "end_of_input": false, {input}}}"#
+        ));
+        let r = run(&s);
+        let records: Vec<(String, &str)> = r
+            .outputs
+            .iter()
+            .filter_map(
+                |o| if let Output::Process(p) = o { Some((r.key_name(p.key).to_string(), p.kind)) } else { None },
+            )
+            .collect();
+        (r, records)
+    };
+    // Event time: the watermark stalls at 100, nothing is abandoned.
+    let (_, event) = kinds("event_time");
+    assert_eq!(event, vec![("r2".to_string(), "completed")]);
+    // Processing time: r1's timer (0 + 300000) fires when the clock reaches 400000; r3's
+    // (250000 + 300000) has not come yet; r2 completed first and deleted its single timer.
+    let (r, processing) = kinds("processing_time");
+    assert_eq!(processing, vec![("r2".to_string(), "completed"), ("r1".to_string(), "abandoned")]);
+    let registered = r
+        .trace
+        .iter()
+        .filter(|e| matches!(e.kind, TraceKind::TimerRegistered { key, .. } if r.key_name(key) == "r2"))
+        .count();
+    assert_eq!(registered, 1, "a duplicated start registers one timer");
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::TimerDeleted { time: 301_000, .. })));
+}

@@ -630,7 +630,7 @@ impl<'a> Gen<'a> {
         t.line("    }");
         t.blank();
         match spec {
-            ProcessFunctionSpec::RequestAssembler { timeout, ttl } => {
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl, .. } => {
                 t.line("    /** The open request kept in state: the RequestStarted element's id and timestamp. */");
                 t.line("    public static class OpenRequest {");
                 t.line("        public long startedId;");

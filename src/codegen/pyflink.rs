@@ -395,7 +395,7 @@ impl<'a> Gen<'a> {
         t.line("    return (event.event or \"\").lower() in names");
         t.blank_lines(2);
         match spec {
-            ProcessFunctionSpec::RequestAssembler { timeout, ttl } => {
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl, .. } => {
                 t.line(format!("STARTED = {}", tuple(&STARTED_EVENTS)));
                 t.line(format!("COMPLETED = {}", tuple(&COMPLETED_EVENTS)));
                 t.line(format!("ABANDON_MS = {}  # {}", grouped(timeout), human_duration(timeout)));

@@ -42,6 +42,8 @@ pub struct ProcessOperator {
     keys: Vec<KeyState>,
     /// Event-time timers per (time, key): at most one per key and timestamp.
     timers: BTreeMap<(Millis, KeyId), ()>,
+    /// Processing-time timers per (time, key), likewise.
+    processing_timers: BTreeMap<(Millis, KeyId), ()>,
     elements: Vec<ElementRec>,
     events: Vec<Option<String>>,
     pub rec: Recorder,
@@ -76,6 +78,7 @@ impl ProcessOperator {
             processing_time: 0,
             keys: Vec::new(),
             timers: BTreeMap::new(),
+            processing_timers: BTreeMap::new(),
             elements: Vec::new(),
             events: Vec::new(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
@@ -101,29 +104,48 @@ impl ProcessOperator {
         (self.elements.len() - 1) as ElemIdx
     }
 
-    /// `timerService.registerEventTimeTimer(t)`: deduplicated per key and timestamp.
-    fn register_timer(&mut self, key: KeyId, time: Millis) {
-        if self.timers.insert((time, key), ()).is_none() {
+    /// `registerEventTimeTimer(t)` / `registerProcessingTimeTimer(t)`: deduplicated per key and
+    /// timestamp.
+    fn register_timer(&mut self, domain: TimeDomain, key: KeyId, time: Millis) {
+        let timers = match domain {
+            TimeDomain::EventTime => &mut self.timers,
+            TimeDomain::ProcessingTime => &mut self.processing_timers,
+        };
+        if timers.insert((time, key), ()).is_none() {
             self.rec.push(TraceKind::TimerRegistered {
                 key,
                 window: Window::Global,
                 time,
                 purpose: TimerPurpose::TRIGGER,
-                domain: TimeDomain::EventTime,
+                domain,
             });
         }
     }
 
-    /// `timerService.deleteEventTimeTimer(t)`: only the exact timestamp; no timer, no effect.
-    fn delete_timer(&mut self, key: KeyId, time: Millis) {
-        if self.timers.remove(&(time, key)).is_some() {
+    /// `deleteEventTimeTimer(t)` / `deleteProcessingTimeTimer(t)`: only the exact timestamp; no
+    /// timer, no effect.
+    fn delete_timer(&mut self, domain: TimeDomain, key: KeyId, time: Millis) {
+        let timers = match domain {
+            TimeDomain::EventTime => &mut self.timers,
+            TimeDomain::ProcessingTime => &mut self.processing_timers,
+        };
+        if timers.remove(&(time, key)).is_some() {
             self.rec.push(TraceKind::TimerDeleted {
                 key,
                 window: Window::Global,
                 time,
                 purpose: TimerPurpose::TRIGGER,
-                domain: TimeDomain::EventTime,
+                domain,
             });
+        }
+    }
+
+    /// When the open request's timer is due: `started_ts + timeout` in event time, or
+    /// `written_at + timeout` in processing time.
+    fn timer_of(open: &OpenRequest, timeout: Millis, domain: TimeDomain) -> Millis {
+        match domain {
+            TimeDomain::EventTime => open.started_ts.wrapping_add(timeout),
+            TimeDomain::ProcessingTime => open.written_at.saturating_add(timeout),
         }
     }
 
@@ -164,12 +186,13 @@ impl ProcessOperator {
         self.rec.push(TraceKind::ElementArrived { elem, id: e.id, key, ts: e.ts, value: e.value });
         let event = event_type(self.events[elem as usize].as_deref());
         match self.spec {
-            ProcessFunctionSpec::RequestAssembler { timeout, .. } => match event {
+            ProcessFunctionSpec::RequestAssembler { timeout, timer, .. } => match event {
                 EventType::Started => {
                     let written_at = self.processing_time;
-                    self.key_state(key).open = Some(OpenRequest { started_ts: e.ts, started_id: e.id, written_at });
+                    let open = OpenRequest { started_ts: e.ts, started_id: e.id, written_at };
+                    self.key_state(key).open = Some(open);
                     self.rec.push(TraceKind::StateUpdated { key, what: format!("open := started at {}", e.ts) });
-                    self.register_timer(key, e.ts.wrapping_add(timeout));
+                    self.register_timer(timer, key, Self::timer_of(&open, timeout, timer));
                 }
                 EventType::Completed => match self.read_open(key) {
                     Some(open) => {
@@ -183,7 +206,7 @@ impl ProcessOperator {
                             requests: None,
                             step: self.rec.step,
                         });
-                        self.delete_timer(key, open.started_ts.wrapping_add(timeout));
+                        self.delete_timer(timer, key, Self::timer_of(&open, timeout, timer));
                         self.key_state(key).open = None;
                         self.rec.push(TraceKind::StateUpdated { key, what: "open cleared".into() });
                     }
@@ -223,7 +246,7 @@ impl ProcessOperator {
                     what: format!("minute ending {minute_end}: {errors} error(s) / {requests} request(s)"),
                 });
                 if first {
-                    self.register_timer(key, minute_end);
+                    self.register_timer(TimeDomain::EventTime, key, minute_end);
                 }
             }
         }
@@ -253,18 +276,19 @@ impl ProcessOperator {
                 stale: false,
                 domain: TimeDomain::EventTime,
             });
-            self.on_timer(key, time);
+            self.on_timer(key, time, TimeDomain::EventTime);
         }
         Ok(())
     }
 
     /// `onTimer(timestamp, ctx)`, with state scoped to the timer's key.
-    fn on_timer(&mut self, key: KeyId, time: Millis) {
+    fn on_timer(&mut self, key: KeyId, time: Millis, domain: TimeDomain) {
         match self.spec {
-            ProcessFunctionSpec::RequestAssembler { timeout, .. } => {
+            ProcessFunctionSpec::RequestAssembler { timeout, timer, .. } => {
                 // Upstream's pattern: ignore a stale timer (`timestamp == started + timeout`).
                 if let Some(open) = self.read_open(key)
-                    && time == open.started_ts.wrapping_add(timeout)
+                    && domain == timer
+                    && time == Self::timer_of(&open, timeout, timer)
                 {
                     self.emit(ProcessRecord {
                         key,
@@ -298,8 +322,34 @@ impl ProcessOperator {
         }
     }
 
+    /// Processing time moves to `now`: processing-time timers with `time <= now` fire in order.
     pub fn advance_processing_time(&mut self, now: Millis) -> Result<(), FlinkError> {
-        self.processing_time = self.processing_time.max(now);
+        if now <= self.processing_time {
+            return Ok(());
+        }
+        self.processing_time = now;
+        let mut fired = 0;
+        while let Some(entry) = self.processing_timers.first_entry() {
+            let (time, key) = *entry.key();
+            if time > now {
+                break;
+            }
+            entry.remove();
+            fired += 1;
+            if fired > MAX_TIMERS_PER_ADVANCE {
+                return Err(FlinkError::limit("too many processing-time timers at once"));
+            }
+            self.stats.timers_fired += 1;
+            self.rec.push(TraceKind::TimerFired {
+                key,
+                window: Window::Global,
+                time,
+                purpose: TimerPurpose::TRIGGER,
+                stale: false,
+                domain: TimeDomain::ProcessingTime,
+            });
+            self.on_timer(key, time, TimeDomain::ProcessingTime);
+        }
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use super::time::{LONG_MAX, LONG_MIN, Millis};
+use super::trace::TimeDomain;
 
 /// Processing time between two items without an explicit `arrival`.
 pub const DEFAULT_ARRIVAL_SPACING: Millis = 100;
@@ -226,7 +227,7 @@ impl Default for SourceSpec {
 pub enum ProcessFunctionSpec {
     /// Module 6's `RequestAssembler`: an event-time timer at `started + timeout`; `ttl` is an
     /// optional processing-time state TTL on the open request (module 3's backstop).
-    RequestAssembler { timeout: Millis, ttl: Option<Millis> },
+    RequestAssembler { timeout: Millis, ttl: Option<Millis>, timer: TimeDomain },
     /// The hand-built per-minute error-rate alert (upstream's PseudoWindow pattern).
     ErrorRateAlert { size: Millis, threshold_pct: i64 },
 }
@@ -697,7 +698,18 @@ fn parse_process_function(v: Option<&Value>) -> Result<Option<ProcessFunctionSpe
             if ttl.is_some_and(|t| t <= 0) {
                 return Err(ScenarioError::new(join(path, "ttl"), "must be greater than 0"));
             }
-            ProcessFunctionSpec::RequestAssembler { timeout, ttl }
+            let timer = match field(obj, "timer") {
+                None => TimeDomain::EventTime,
+                Some(Value::String(s)) if s == "event_time" => TimeDomain::EventTime,
+                Some(Value::String(s)) if s == "processing_time" => TimeDomain::ProcessingTime,
+                Some(v) => {
+                    return Err(ScenarioError::new(
+                        join(path, "timer"),
+                        format!("must be \"event_time\" or \"processing_time\", not {}", quote(v)),
+                    ));
+                }
+            };
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl, timer }
         }
         "error_rate_alert" => {
             let size = opt_i64(obj, "size", path, 60_000)?;
@@ -1063,10 +1075,13 @@ impl Scenario {
         }
         match self.process_function {
             None => {}
-            Some(ProcessFunctionSpec::RequestAssembler { timeout, ttl }) => {
+            Some(ProcessFunctionSpec::RequestAssembler { timeout, ttl, timer }) => {
                 let mut o = Map::new();
                 o.insert("kind".into(), json!("request_assembler"));
                 o.insert("timeout".into(), num(timeout));
+                if timer == TimeDomain::ProcessingTime {
+                    o.insert("timer".into(), json!("processing_time"));
+                }
                 if let Some(t) = ttl {
                     o.insert("ttl".into(), num(t));
                 }
