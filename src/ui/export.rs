@@ -6,9 +6,27 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Document, Element, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement, Url};
 
-/// The stylesheet the canvas is drawn with, inlined into exported SVGs so they look the same
-/// anywhere (a slide, an image viewer).
-const CANVAS_CSS: &str = include_str!("../../assets/style.css");
+/// The page's stylesheets as text, read from the CSSOM when exporting (rather than compiled
+/// in: it costs the bundle nothing), so that an exported SVG looks the same anywhere.
+fn page_css() -> String {
+    use js_sys::Reflect;
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+    let len = |o: &JsValue| get(o, "length").as_f64().unwrap_or(0.0) as u32;
+    let Ok(doc) = document() else { return String::new() };
+    let sheets = get(&doc, "styleSheets");
+    let mut out = String::new();
+    for i in 0..len(&sheets) {
+        let sheet = Reflect::get_u32(&sheets, i).unwrap_or(JsValue::UNDEFINED);
+        let rules = get(&sheet, "cssRules");
+        for j in 0..len(&rules) {
+            if let Some(text) = get(&Reflect::get_u32(&rules, j).unwrap_or(JsValue::UNDEFINED), "cssText").as_string() {
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
@@ -88,7 +106,8 @@ pub fn canvas_svg() -> Result<(String, f64, f64), String> {
     // The canvas's own stylesheet; `:root` matches the standalone `<svg>`, so its colour
     // variables apply. Fonts fall back to the viewer's sans-serif.
     style.set_text_content(Some(&format!(
-        "{CANVAS_CSS}\n.effects, .fx-fly, .fx-pulse, .fx-flash {{ display: none; }}\n"
+        "{}\n.effects, .fx-fly, .fx-pulse, .fx-flash {{ display: none; }}\n",
+        page_css()
     )));
     let bg = doc.create_element_ns(Some(SVG_NS), "rect").map_err(js_err("createElementNS"))?;
     for (k, v) in [("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%"), ("fill", "#ffffff")] {
