@@ -187,6 +187,8 @@ pub struct TeachState {
     pub output_tab: OutputTab,
     /// The outputs area is shown (normal mode).
     pub outputs_open: bool,
+    /// The playback speed before lecture mode slowed it down (restored when leaving).
+    pub speed_before_lecture: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -216,6 +218,9 @@ pub enum TeachAction {
     SetOutputTab(OutputTab),
     ToggleOutputs,
 }
+
+/// Lecture mode's default playback speed (animations run at half speed).
+pub const LECTURE_SPEED: f64 = 0.5;
 
 /// The keys the teaching modes handle (besides [`super::state::is_shortcut`]'s).
 pub fn is_teach_shortcut(k: &KeyInput) -> bool {
@@ -529,8 +534,14 @@ impl AppState {
         let was = self.teach.mode;
         if m == Mode::Lecture && was != Mode::Lecture {
             self.panel_open = false;
+            // A hall follows slower animation: at most half speed while lecturing.
+            self.teach.speed_before_lecture = Some(self.speed);
+            self.speed = self.speed.min(LECTURE_SPEED);
         } else if was == Mode::Lecture && m != Mode::Lecture {
             self.panel_open = true;
+            if let Some(speed) = self.teach.speed_before_lecture.take() {
+                self.speed = speed;
+            }
         }
         self.teach.mode = m;
         self.teach.blackout = false;
@@ -694,6 +705,7 @@ mod tests {
     #[test]
     fn lecture_keys() {
         let mut s = open("#preset=worked-timeline&mode=lecture&step=2");
+        assert_eq!(s.speed, LECTURE_SPEED, "slower animation in lecture mode");
         s.apply(key("PageDown"));
         assert_eq!(s.step, 3);
         s.apply(key("PageUp"));
@@ -707,6 +719,9 @@ mod tests {
         assert_eq!(s.step, 4, "a clicker still steps behind the blackout");
         s.apply(key("B"));
         assert!(!s.teach.blackout);
+        s.apply_teach(TeachAction::SetMode(Mode::Normal));
+        assert_eq!(s.speed, 1.0, "the speed comes back");
+        assert!(s.panel_open);
         // Outside lecture mode, space plays and b does nothing.
         let mut n = open("#preset=worked-timeline&step=2");
         n.apply(key("b"));
