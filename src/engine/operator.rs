@@ -160,6 +160,23 @@ struct KeyState {
     live: BTreeMap<Window, WindowMeta>,
 }
 
+/// `SlidingEventTimeWindows.assignWindows` (and the processing-time twin): from the last start
+/// at or before `ts` back while `start > ts - size`, in descending start order, with Java long
+/// arithmetic. The count guard only matters where Java would wrap around forever.
+fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis) -> Vec<Window> {
+    let mut windows = Vec::with_capacity((size / slide).clamp(1, 64) as usize);
+    let mut start = window_start_with_offset(ts, offset, slide);
+    while start > ts.wrapping_sub(size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
+        windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(size))));
+        let next = start.wrapping_sub(slide);
+        if next > start {
+            break;
+        }
+        start = next;
+    }
+    windows
+}
+
 type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
 
 /// `TimeWindow.mergeWindows` over the in-flight windows plus the new one, as Flink runs it:
@@ -383,20 +400,7 @@ impl WindowOperator {
                 if ts == LONG_MIN {
                     return Err(no_timestamp());
                 }
-                let last_start = window_start_with_offset(ts, *offset, *slide);
-                let mut windows = Vec::with_capacity((size / slide).clamp(1, 64) as usize);
-                let mut start = last_start;
-                // `for (start = lastStart; start > timestamp - size; start -= slide)`, Java long
-                // arithmetic. The count guard only matters where Java would wrap around forever.
-                while start > ts.wrapping_sub(*size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
-                    windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))));
-                    let next = start.wrapping_sub(*slide);
-                    if next > start {
-                        break;
-                    }
-                    start = next;
-                }
-                windows
+                sliding_windows(ts, *size, *slide, *offset)
             }
             AssignerSpec::Session { gap } => vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(*gap)))],
             AssignerSpec::DynamicSession { default_gap, gaps } => {
@@ -419,19 +423,7 @@ impl WindowOperator {
                 vec![Window::Time(TimeWindow::new(start, start.wrapping_add(*size)))]
             }
             AssignerSpec::SlidingProcessing { size, slide, offset } => {
-                let now = self.processing_time;
-                let last_start = window_start_with_offset(now, *offset, *slide);
-                let mut windows = Vec::new();
-                let mut start = last_start;
-                while start > now.wrapping_sub(*size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
-                    windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))));
-                    let next = start.wrapping_sub(*slide);
-                    if next > start {
-                        break;
-                    }
-                    start = next;
-                }
-                windows
+                sliding_windows(self.processing_time, *size, *slide, *offset)
             }
         })
     }

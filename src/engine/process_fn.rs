@@ -256,16 +256,27 @@ impl ProcessOperator {
     pub fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError> {
         self.rec.push(TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
         self.watermark = watermark;
+        self.fire_due(TimeDomain::EventTime, watermark)
+    }
+
+    /// Fires every timer of `domain` with `time <= until`, in (time, key) order, including
+    /// timers registered while this runs.
+    fn fire_due(&mut self, domain: TimeDomain, until: Millis) -> Result<(), FlinkError> {
         let mut fired = 0;
-        while let Some(entry) = self.timers.first_entry() {
+        loop {
+            let timers = match domain {
+                TimeDomain::EventTime => &mut self.timers,
+                TimeDomain::ProcessingTime => &mut self.processing_timers,
+            };
+            let Some(entry) = timers.first_entry() else { break };
             let (time, key) = *entry.key();
-            if time > watermark {
+            if time > until {
                 break;
             }
             entry.remove();
             fired += 1;
             if fired > MAX_TIMERS_PER_ADVANCE {
-                return Err(FlinkError::limit("too many timers in one watermark advance"));
+                return Err(FlinkError::limit("too many timers fired at once"));
             }
             self.stats.timers_fired += 1;
             self.rec.push(TraceKind::TimerFired {
@@ -274,9 +285,9 @@ impl ProcessOperator {
                 time,
                 purpose: TimerPurpose::TRIGGER,
                 stale: false,
-                domain: TimeDomain::EventTime,
+                domain,
             });
-            self.on_timer(key, time, TimeDomain::EventTime);
+            self.on_timer(key, time, domain);
         }
         Ok(())
     }
@@ -328,29 +339,7 @@ impl ProcessOperator {
             return Ok(());
         }
         self.processing_time = now;
-        let mut fired = 0;
-        while let Some(entry) = self.processing_timers.first_entry() {
-            let (time, key) = *entry.key();
-            if time > now {
-                break;
-            }
-            entry.remove();
-            fired += 1;
-            if fired > MAX_TIMERS_PER_ADVANCE {
-                return Err(FlinkError::limit("too many processing-time timers at once"));
-            }
-            self.stats.timers_fired += 1;
-            self.rec.push(TraceKind::TimerFired {
-                key,
-                window: Window::Global,
-                time,
-                purpose: TimerPurpose::TRIGGER,
-                stale: false,
-                domain: TimeDomain::ProcessingTime,
-            });
-            self.on_timer(key, time, TimeDomain::ProcessingTime);
-        }
-        Ok(())
+        self.fire_due(TimeDomain::ProcessingTime, now)
     }
 
     /// Open requests and minute entries per key, for state accounting.
