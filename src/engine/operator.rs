@@ -1099,23 +1099,30 @@ impl WindowOperator {
         debug_assert!(watermark > self.watermark, "the watermark emitter forwards only increasing watermarks");
         self.rec.push(TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
         self.watermark = watermark;
+        self.fire_due(TimeDomain::EventTime, watermark)
+    }
+
+    /// Fires every timer of `domain` with `time <= until`, in (time, key, window) order,
+    /// including timers registered while this runs (`InternalTimerServiceImpl.advanceWatermark`
+    /// / `onProcessingTime`).
+    fn fire_due(&mut self, domain: TimeDomain, until: Millis) -> Flink<()> {
         let mut fired: u64 = 0;
-        while let Some(entry) = self.timers.first_entry() {
-            if entry.key().time > watermark {
+        while let Some(entry) = self.timers_of(domain).first_entry() {
+            if entry.key().time > until {
                 break;
             }
+            let (timer, purpose) = entry.remove_entry();
             fired += 1;
             if fired > MAX_TIMERS_PER_ADVANCE {
                 // Real Flink would keep going (a continuous trigger on a global window re-arms a
                 // timer every interval up to Long.MAX_VALUE): it never finishes. Stop with a reason.
                 return Err(FlinkError::limit(&format!(
-                    "more than {MAX_TIMERS_PER_ADVANCE} timers fired in one watermark advance (to {watermark}); \
+                    "more than {MAX_TIMERS_PER_ADVANCE} timers fired at once (up to {until}); \
                      Flink would keep firing for a very long time, so Tidemark stops here"
                 )));
             }
-            let (timer, purpose) = entry.remove_entry();
             self.stats.timers_fired += 1;
-            self.on_event_time(timer, purpose);
+            self.on_timer(timer, purpose, domain);
         }
         Ok(())
     }
@@ -1127,32 +1134,12 @@ impl WindowOperator {
             return Ok(());
         }
         self.processing_time = now;
-        let mut fired: u64 = 0;
-        while let Some(entry) = self.processing_timers.first_entry() {
-            if entry.key().time > now {
-                break;
-            }
-            fired += 1;
-            if fired > MAX_TIMERS_PER_ADVANCE {
-                return Err(FlinkError::limit(&format!(
-                    "more than {MAX_TIMERS_PER_ADVANCE} processing-time timers fired at once (to {now})"
-                )));
-            }
-            let (timer, purpose) = entry.remove_entry();
-            self.stats.timers_fired += 1;
-            self.on_timer(timer, purpose, TimeDomain::ProcessingTime);
-        }
-        Ok(())
+        self.fire_due(TimeDomain::ProcessingTime, now)
     }
 
     /// Processing-time timers still pending: a bounded job ends without firing them.
     pub fn pending_processing_timers(&self) -> usize {
         self.processing_timers.len()
-    }
-
-    /// `WindowOperator.onEventTime`.
-    fn on_event_time(&mut self, timer: TimerKey, purpose: TimerPurpose) {
-        self.on_timer(timer, purpose, TimeDomain::EventTime);
     }
 
     /// `WindowOperator.onEventTime` / `onProcessingTime`: the two differ only in the trigger
