@@ -3,13 +3,25 @@
 //! service, with Flink's exact order of operations. Every method names the Flink method it
 //! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap;
 
 use super::output::{Firing, FlinkError, Output};
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
 use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
 use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
+
+/// Records a trace event only when the trace is on: a run without a trace (throughput benchmarks,
+/// batch checks) never builds the payloads, some of which allocate.
+macro_rules! record {
+    ($rec:expr, $kind:expr) => {
+        if $rec.enabled {
+            $rec.push($kind)
+        }
+    };
+}
 
 /// The trigger after resolving the assigner's default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,26 +157,28 @@ struct WindowMeta {
     had_on_time_firing: bool,
 }
 
+/// Why hash maps (Fx, no random seed) except `mapping`: these are point lookups on every element,
+/// and nothing iterates them in an order that reaches the output (`live_windows` sorts); the
+/// merging window set needs range scans, so it stays ordered.
 #[derive(Clone, Debug, Default)]
 struct KeyState {
     /// Window contents (list state) per state namespace, in arrival order.
-    contents: BTreeMap<Window, Vec<ElemIdx>>,
+    contents: FxHashMap<Window, Vec<ElemIdx>>,
     /// Trigger state per (actual) window.
-    trigger_state: BTreeMap<Window, TriggerState>,
+    trigger_state: FxHashMap<Window, TriggerState>,
     /// The oracle's firing counter `n`: per window for non-merging assigners (cleared with the
     /// window); for sessions a per-key map keyed by window, see [`WindowOperator::next_firing`].
-    firings: BTreeMap<Window, u64>,
+    firings: FxHashMap<Window, u64>,
     /// `MergingWindowSet.mapping`: in-flight window -> state window (sessions only).
     mapping: BTreeMap<TimeWindow, TimeWindow>,
     /// Live windows (created, not yet cleaned up or merged away).
-    live: BTreeMap<Window, WindowMeta>,
+    live: FxHashMap<Window, WindowMeta>,
 }
 
 /// `SlidingEventTimeWindows.assignWindows` (and the processing-time twin): from the last start
 /// at or before `ts` back while `start > ts - size`, in descending start order, with Java long
 /// arithmetic. The count guard only matters where Java would wrap around forever.
-fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis) -> Vec<Window> {
-    let mut windows = Vec::with_capacity((size / slide).clamp(1, 64) as usize);
+fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis, windows: &mut Vec<Window>) {
     let mut start = window_start_with_offset(ts, offset, slide);
     while start > ts.wrapping_sub(size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
         windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(size))));
@@ -174,7 +188,6 @@ fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis) -> V
         }
         start = next;
     }
-    windows
 }
 
 type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
@@ -233,11 +246,71 @@ fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: Time
 /// Flink's timers are ordered by timestamp only; for equal timestamps its heap gives no defined
 /// order (the oracle saw A,B,D,C and D,A,C,B). Tidemark orders ties by key (first appearance in
 /// the input), then by window, so the same input always fires in the same order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TimerKey {
     pub time: Millis,
     pub key: KeyId,
     pub window: Window,
+}
+
+/// Flink's `InternalTimerServiceImpl` queue for one time domain: at most one timer per
+/// (key, window, time), fired in (time, key, window) order. Why two structures: registering a
+/// timer that already exists is the common case (every element of a window re-registers the
+/// trigger and cleanup timers), and a hash lookup answers it without walking the ordered set;
+/// Flink's `HeapPriorityQueueSet` pairs a heap with a hash set for the same reason.
+#[derive(Clone, Debug, Default)]
+pub struct TimerQueue {
+    order: BTreeSet<TimerKey>,
+    purposes: FxHashMap<TimerKey, TimerPurpose>,
+}
+
+impl TimerQueue {
+    /// Adds the timer, or the purpose to an existing one; true if the timer is new.
+    fn register(&mut self, timer: TimerKey, purpose: TimerPurpose) -> bool {
+        match self.purposes.get_mut(&timer) {
+            Some(existing) => {
+                existing.trigger |= purpose.trigger;
+                existing.cleanup |= purpose.cleanup;
+                false
+            }
+            None => {
+                self.purposes.insert(timer, purpose);
+                self.order.insert(timer);
+                true
+            }
+        }
+    }
+
+    fn delete(&mut self, timer: &TimerKey) -> Option<TimerPurpose> {
+        let purpose = self.purposes.remove(timer)?;
+        self.order.remove(timer);
+        Some(purpose)
+    }
+
+    /// Removes and returns the earliest timer if its time is at most `until`.
+    fn pop_due(&mut self, until: Millis) -> Option<(TimerKey, TimerPurpose)> {
+        let first = *self.order.first()?;
+        if first.time > until {
+            return None;
+        }
+        self.order.pop_first();
+        let purpose = self.purposes.remove(&first).unwrap_or_default();
+        Some((first, purpose))
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// In firing order.
+    pub fn iter(&self) -> impl Iterator<Item = (&TimerKey, &TimerPurpose)> {
+        const NONE: TimerPurpose = TimerPurpose { trigger: false, cleanup: false };
+        self.order.iter().map(|t| (t, self.purposes.get(t).unwrap_or(&NONE)))
+    }
 }
 
 /// Receives the trace; `enabled = false` (benchmarks) keeps only outputs.
@@ -276,11 +349,13 @@ pub struct WindowOperator {
     cfg: OperatorConfig,
     watermark: Millis,
     keys: Vec<KeyState>,
-    timers: BTreeMap<TimerKey, TimerPurpose>,
+    timers: TimerQueue,
     /// Processing-time timers, fired by [`WindowOperator::advance_processing_time`].
-    processing_timers: BTreeMap<TimerKey, TimerPurpose>,
+    processing_timers: TimerQueue,
     processing_time: Millis,
     elements: Vec<ElementRec>,
+    /// Scratch buffer for the assigner's windows of the current element.
+    assigned: Vec<Window>,
     /// Whether an element was ever handed to the window function.
     emitted: Vec<bool>,
     pub rec: Recorder,
@@ -298,10 +373,11 @@ impl WindowOperator {
             cfg,
             watermark: LONG_MIN,
             keys: Vec::new(),
-            timers: BTreeMap::new(),
-            processing_timers: BTreeMap::new(),
+            timers: TimerQueue::default(),
+            processing_timers: TimerQueue::default(),
             processing_time: 0,
             elements: Vec::new(),
+            assigned: Vec::new(),
             emitted: Vec::new(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
             stats: OperatorStats::default(),
@@ -380,29 +456,31 @@ impl WindowOperator {
     // ------------------------------------------------------------------ assigner
 
     /// `WindowAssigner.assignWindows`, in the assigner's order.
-    fn assign_windows(&self, key_name: &str, ts: Millis) -> Flink<Vec<Window>> {
+    /// Writes into `out` (cleared first): the caller reuses one buffer for every element.
+    fn assign_windows(&self, key_name: &str, ts: Millis, out: &mut Vec<Window>) -> Flink<()> {
+        out.clear();
         let no_timestamp = || {
             FlinkError::run(
                 "java.lang.RuntimeException",
                 "Record has Long.MIN_VALUE timestamp (= no timestamp marker). Did you forget to call 'DataStream.assignTimestampsAndWatermarks(...)'?",
             )
         };
-        Ok(match &self.cfg.assigner {
+        match &self.cfg.assigner {
             AssignerSpec::Tumbling { size, offset } => {
                 if ts == LONG_MIN {
                     return Err(no_timestamp());
                 }
                 // `(globalOffset + staggerOffset) % size` with the ALIGNED stagger (0).
                 let start = window_start_with_offset(ts, offset % size, *size);
-                vec![Window::Time(TimeWindow::new(start, start.wrapping_add(*size)))]
+                out.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))))
             }
             AssignerSpec::Sliding { size, slide, offset } => {
                 if ts == LONG_MIN {
                     return Err(no_timestamp());
                 }
-                sliding_windows(ts, *size, *slide, *offset)
+                sliding_windows(ts, *size, *slide, *offset, out)
             }
-            AssignerSpec::Session { gap } => vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(*gap)))],
+            AssignerSpec::Session { gap } => out.push(Window::Time(TimeWindow::new(ts, ts.wrapping_add(*gap)))),
             AssignerSpec::DynamicSession { default_gap, gaps } => {
                 let gap = gaps.get(key_name).copied().unwrap_or(*default_gap);
                 // `DynamicEventTimeSessionWindows.assignWindows`.
@@ -412,20 +490,21 @@ impl WindowOperator {
                         "Dynamic session time gap must satisfy 0 < gap",
                     ));
                 }
-                vec![Window::Time(TimeWindow::new(ts, ts.wrapping_add(gap)))]
+                out.push(Window::Time(TimeWindow::new(ts, ts.wrapping_add(gap))))
             }
-            AssignerSpec::Global | AssignerSpec::GlobalEos => vec![Window::Global],
+            AssignerSpec::Global | AssignerSpec::GlobalEos => out.push(Window::Global),
             // Processing-time assigners use `context.getCurrentProcessingTime()`, not the
             // element's timestamp.
             AssignerSpec::TumblingProcessing { size, offset } => {
                 let now = self.processing_time;
                 let start = window_start_with_offset(now, offset % size, *size);
-                vec![Window::Time(TimeWindow::new(start, start.wrapping_add(*size)))]
+                out.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))))
             }
             AssignerSpec::SlidingProcessing { size, slide, offset } => {
-                sliding_windows(self.processing_time, *size, *slide, *offset)
+                sliding_windows(self.processing_time, *size, *slide, *offset, out)
             }
-        })
+        }
+        Ok(())
     }
 
     // ------------------------------------------------------------------ timers
@@ -435,7 +514,7 @@ impl WindowOperator {
         self.register_timer_in(TimeDomain::EventTime, key, window, time, purpose);
     }
 
-    fn timers_of(&mut self, domain: TimeDomain) -> &mut BTreeMap<TimerKey, TimerPurpose> {
+    fn timers_of(&mut self, domain: TimeDomain) -> &mut TimerQueue {
         match domain {
             TimeDomain::EventTime => &mut self.timers,
             TimeDomain::ProcessingTime => &mut self.processing_timers,
@@ -451,16 +530,8 @@ impl WindowOperator {
         time: Millis,
         purpose: TimerPurpose,
     ) {
-        let timer = TimerKey { time, key, window };
-        match self.timers_of(domain).get_mut(&timer) {
-            Some(existing) => {
-                existing.trigger |= purpose.trigger;
-                existing.cleanup |= purpose.cleanup;
-            }
-            None => {
-                self.timers_of(domain).insert(timer, purpose);
-                self.rec.push(TraceKind::TimerRegistered { key, window, time, purpose, domain });
-            }
+        if self.timers_of(domain).register(TimerKey { time, key, window }, purpose) {
+            record!(self.rec, TraceKind::TimerRegistered { key, window, time, purpose, domain });
         }
     }
 
@@ -470,8 +541,8 @@ impl WindowOperator {
     }
 
     fn delete_timer_in(&mut self, domain: TimeDomain, key: KeyId, window: Window, time: Millis) {
-        if let Some(purpose) = self.timers_of(domain).remove(&TimerKey { time, key, window }) {
-            self.rec.push(TraceKind::TimerDeleted { key, window, time, purpose, domain });
+        if let Some(purpose) = self.timers_of(domain).delete(&TimerKey { time, key, window }) {
+            record!(self.rec, TraceKind::TimerDeleted { key, window, time, purpose, domain });
         }
     }
 
@@ -773,7 +844,7 @@ impl WindowOperator {
         let mut contents = stored.clone();
         let evicted_before = self.evict(&mut contents, false);
         if !evicted_before.is_empty() {
-            self.rec.push(TraceKind::Evicted { key, window, elems: evicted_before, after_function: false });
+            record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_before, after_function: false });
         }
         let mut ids = Vec::with_capacity(contents.len());
         let mut sum: i64 = 0;
@@ -821,23 +892,14 @@ impl WindowOperator {
             step: self.rec.step,
         }));
         self.stats.firings += 1;
-        self.rec.push(TraceKind::Fired {
-            key,
-            window,
-            output,
-            elems: traced_elems,
-            sum,
-            count,
-            n,
-            kind,
-            watermark,
-            cause,
-            purge,
-        });
+        record!(
+            self.rec,
+            TraceKind::Fired { key, window, output, elems: traced_elems, sum, count, n, kind, watermark, cause, purge }
+        );
         if self.cfg.evictor.is_some() {
             let evicted_after = self.evict(&mut contents, true);
             if !evicted_after.is_empty() {
-                self.rec.push(TraceKind::Evicted { key, window, elems: evicted_after, after_function: true });
+                record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_after, after_function: true });
             }
             // FLINK-4369 workaround: clear the list state and re-add what the evictor kept.
             let ks = self.key_state(key);
@@ -856,7 +918,7 @@ impl WindowOperator {
     /// `windowState.clear()` after a PURGE.
     fn purge(&mut self, key: KeyId, window: Window, state_window: Window) {
         if let Some(elems) = self.key_state(key).contents.remove(&state_window) {
-            self.rec.push(TraceKind::Purged { key, window, elems });
+            record!(self.rec, TraceKind::Purged { key, window, elems });
         }
     }
 
@@ -873,7 +935,7 @@ impl WindowOperator {
         }
         if self.key_state(key).live.remove(&window).is_some() {
             let unfired = elems.iter().copied().filter(|&e| !self.emitted[e as usize]).collect();
-            self.rec.push(TraceKind::CleanedUp { key, window, time, elems, unfired });
+            record!(self.rec, TraceKind::CleanedUp { key, window, time, elems, unfired });
         }
     }
 
@@ -886,9 +948,9 @@ impl WindowOperator {
         }
         ks.contents.entry(state_window).or_default().push(elem);
         if created {
-            self.rec.push(TraceKind::WindowCreated { key, window });
+            record!(self.rec, TraceKind::WindowCreated { key, window });
         }
-        self.rec.push(TraceKind::ElementAdded { elem, id, key, window, state_window });
+        record!(self.rec, TraceKind::ElementAdded { elem, id, key, window, state_window });
     }
 
     // ------------------------------------------------------------------ merging
@@ -965,13 +1027,16 @@ impl WindowOperator {
                 ),
             ));
         }
-        self.rec.push(TraceKind::SessionsMerged {
-            key,
-            new_window,
-            merged: merged_windows.to_vec(),
-            into: merge_result,
-            state_window: state_window_result,
-        });
+        record!(
+            self.rec,
+            TraceKind::SessionsMerged {
+                key,
+                new_window,
+                merged: merged_windows.to_vec(),
+                into: merge_result,
+                state_window: state_window_result,
+            }
+        );
         let result = Window::Time(merge_result);
         self.trigger_on_merge(key, result, merged_windows);
         for m in merged_windows {
@@ -1011,15 +1076,16 @@ impl WindowOperator {
     pub fn process_element(&mut self, elem: ElemIdx, key_name: &str) -> Flink<()> {
         let e = self.elements[elem as usize];
         let key = e.key;
-        self.rec.push(TraceKind::ElementArrived { elem, id: e.id, key, ts: e.ts, value: e.value });
-        let element_windows = self.assign_windows(key_name, e.ts)?;
+        record!(self.rec, TraceKind::ElementArrived { elem, id: e.id, key, ts: e.ts, value: e.value });
+        // One buffer for every element's windows (taken here, put back at the end; an error
+        // ends the run, so losing it there costs nothing).
+        let mut element_windows = std::mem::take(&mut self.assigned);
+        self.assign_windows(key_name, e.ts, &mut element_windows)?;
         self.stats.assignments += element_windows.len() as u64;
-        if self.rec.enabled {
-            self.rec.push(TraceKind::WindowsAssigned { elem, key, windows: element_windows.clone() });
-        }
+        record!(self.rec, TraceKind::WindowsAssigned { elem, key, windows: element_windows.clone() });
         // "if element is handled by none of assigned elementWindows"
         let mut is_skipped_element = true;
-        for window in element_windows {
+        for &window in &element_windows {
             let (actual, state_window) = if self.is_merging() {
                 let Window::Time(tw) = window else { continue };
                 let actual = self.add_window(key, tw)?;
@@ -1064,16 +1130,17 @@ impl WindowOperator {
                 if self.cfg.side_output {
                     self.stats.side_output += 1;
                     self.rec.outputs.push(Output::Late { elem, id: e.id, key, ts: e.ts, step: self.rec.step });
-                    self.rec.push(TraceKind::SideOutput { elem, id: e.id, key, ts: e.ts });
+                    record!(self.rec, TraceKind::SideOutput { elem, id: e.id, key, ts: e.ts });
                 } else {
                     self.stats.late_records_dropped += 1;
-                    self.rec.push(TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: true });
+                    record!(self.rec, TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: true });
                 }
             } else {
                 self.stats.silently_dropped += 1;
-                self.rec.push(TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: false });
+                record!(self.rec, TraceKind::Dropped { elem, id: e.id, key, ts: e.ts, counted: false });
             }
         }
+        self.assigned = element_windows;
         Ok(())
     }
 
@@ -1081,14 +1148,10 @@ impl WindowOperator {
         if self.rec.enabled {
             let e = self.elements[elem as usize];
             let cleanup_time = self.cleanup_time(&window);
-            self.rec.push(TraceKind::WindowLate {
-                elem,
-                id: e.id,
-                key,
-                window,
-                cleanup_time,
-                watermark: self.watermark,
-            });
+            record!(
+                self.rec,
+                TraceKind::WindowLate { elem, id: e.id, key, window, cleanup_time, watermark: self.watermark }
+            );
         }
     }
 
@@ -1097,7 +1160,7 @@ impl WindowOperator {
     /// while this advance runs.
     pub fn process_watermark(&mut self, watermark: Millis) -> Flink<()> {
         debug_assert!(watermark > self.watermark, "the watermark emitter forwards only increasing watermarks");
-        self.rec.push(TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
+        record!(self.rec, TraceKind::WatermarkAdvanced { from: self.watermark, to: watermark });
         self.watermark = watermark;
         self.fire_due(TimeDomain::EventTime, watermark)
     }
@@ -1107,11 +1170,7 @@ impl WindowOperator {
     /// / `onProcessingTime`).
     fn fire_due(&mut self, domain: TimeDomain, until: Millis) -> Flink<()> {
         let mut fired: u64 = 0;
-        while let Some(entry) = self.timers_of(domain).first_entry() {
-            if entry.key().time > until {
-                break;
-            }
-            let (timer, purpose) = entry.remove_entry();
+        while let Some((timer, purpose)) = self.timers_of(domain).pop_due(until) {
             fired += 1;
             if fired > MAX_TIMERS_PER_ADVANCE {
                 // Real Flink would keep going (a continuous trigger on a global window re-arms a
@@ -1153,7 +1212,7 @@ impl WindowOperator {
                 None => {
                     // "Timer firing for non-existent window, this can only happen if a trigger
                     // did not clean up timers." Nothing to do.
-                    self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale: true, domain });
+                    record!(self.rec, TraceKind::TimerFired { key, window, time, purpose, stale: true, domain });
                     return;
                 }
             }
@@ -1161,7 +1220,7 @@ impl WindowOperator {
             window
         };
         let stale = !self.key_state(key).live.contains_key(&window);
-        self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale, domain });
+        record!(self.rec, TraceKind::TimerFired { key, window, time, purpose, stale, domain });
         let (r, cause) = match domain {
             TimeDomain::EventTime => (self.trigger_on_event_time(key, window, time), FireCause::Timer { time }),
             TimeDomain::ProcessingTime => {
@@ -1181,17 +1240,24 @@ impl WindowOperator {
         }
     }
 
-    /// What is alive now, for state accounting: (key, window, stored elements).
-    pub fn live_windows(&self) -> impl Iterator<Item = (KeyId, Window, usize)> + '_ {
-        self.keys.iter().enumerate().flat_map(move |(k, ks)| {
-            ks.live.keys().map(move |w| {
-                let state = if self.is_merging() {
-                    w.time_window().and_then(|tw| ks.mapping.get(&tw)).map(|s| Window::Time(*s)).unwrap_or(*w)
-                } else {
-                    *w
-                };
-                (k as KeyId, *w, ks.contents.get(&state).map_or(0, Vec::len))
+    /// What is alive now, for state accounting: (key, window, stored elements), by key then window.
+    pub fn live_windows(&self) -> Vec<(KeyId, Window, usize)> {
+        let mut live: Vec<(KeyId, Window, usize)> = self
+            .keys
+            .iter()
+            .enumerate()
+            .flat_map(move |(k, ks)| {
+                ks.live.keys().map(move |w| {
+                    let state = if self.is_merging() {
+                        w.time_window().and_then(|tw| ks.mapping.get(&tw)).map(|s| Window::Time(*s)).unwrap_or(*w)
+                    } else {
+                        *w
+                    };
+                    (k as KeyId, *w, ks.contents.get(&state).map_or(0, Vec::len))
+                })
             })
-        })
+            .collect();
+        live.sort_unstable_by_key(|&(k, w, _)| (k, w));
+        live
     }
 }

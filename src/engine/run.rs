@@ -108,6 +108,11 @@ pub fn run_with(scenario: &Scenario, options: RunOptions) -> Run {
         }
     };
     let mut op = WindowOperator::new(config, options.trace);
+    if options.trace {
+        // A window operator records at least arrival, assignment and addition per element; growing
+        // the trace by doubling would copy it about twice over.
+        op.rec.events.reserve(scenario.input.len().saturating_mul(4));
+    }
     let failure = drive(scenario, &mut op, &mut result);
     let wm = op.current_watermark();
     finish(result, &mut op.rec, op.stats, wm, failure)
