@@ -212,7 +212,7 @@ fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window:
         }
     }
     runs.into_iter()
-        .map(|(cover, members)| (cover, java_hash_set_order(&members)))
+        .map(|(cover, members)| (cover, java_hash_set_order(members)))
         .filter(|(_, members)| members.len() > 1)
         .collect()
 }
@@ -239,7 +239,7 @@ fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: Time
     let at = hits.partition_point(|w| w.start <= new_window.start);
     hits.insert(at, new_window);
     let cover = hits.iter().fold(new_window, |c, w| c.cover(w));
-    let members = java_hash_set_order(&hits);
+    let members = java_hash_set_order(hits);
     if members.len() > 1 { vec![(cover, members)] } else { Vec::new() }
 }
 

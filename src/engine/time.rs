@@ -160,25 +160,27 @@ pub fn long_to_int_with_bit_mixing(input: i64) -> i32 {
 /// order, each bucket in insertion order (a resize splits buckets but keeps relative order).
 /// Buckets are only turned into trees beyond 8 collisions in a table of at least 64, which the
 /// handful of windows in one merge never reaches.
-pub fn java_hash_set_order(windows: &[TimeWindow]) -> Vec<TimeWindow> {
-    let mut distinct: Vec<TimeWindow> = Vec::with_capacity(windows.len());
-    for w in windows {
-        if !distinct.contains(w) {
-            distinct.push(*w);
+pub fn java_hash_set_order(mut windows: Vec<TimeWindow>) -> Vec<TimeWindow> {
+    // Drop repeats, keeping first insertions (a handful of windows: a linear scan is cheapest).
+    let mut kept = 0;
+    for i in 0..windows.len() {
+        let w = windows[i];
+        if !windows[..kept].contains(&w) {
+            windows[kept] = w;
+            kept += 1;
         }
     }
+    windows.truncate(kept);
     let mut capacity: usize = 16;
-    while distinct.len() * 4 > capacity * 3 {
+    while windows.len() * 4 > capacity * 3 {
         capacity *= 2;
     }
-    let bucket = |w: &TimeWindow| {
+    // A stable sort by bucket keeps insertion order within a bucket.
+    windows.sort_by_key(|w| {
         let h = w.java_hash_code() as u32;
         ((h ^ (h >> 16)) as usize) & (capacity - 1)
-    };
-    let mut indexed: Vec<(usize, usize, TimeWindow)> =
-        distinct.iter().enumerate().map(|(i, w)| (bucket(w), i, *w)).collect();
-    indexed.sort_by_key(|&(b, i, _)| (b, i));
-    indexed.into_iter().map(|(_, _, w)| w).collect()
+    });
+    windows
 }
 
 /// Formats epoch milliseconds for people: `HH:MM:SS.mmm` (UTC) for timestamps that look like

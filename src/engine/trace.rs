@@ -38,7 +38,7 @@ impl TimerPurpose {
 }
 
 /// Which clock a timer follows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeDomain {
     /// Fires when the watermark reaches it.

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap;
+
 use super::run::Run;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window};
 use super::trace::{ElemIdx, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
@@ -169,16 +171,18 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
         let end = run.trace.partition_point(|e| e.step < step);
         &run.trace[..end]
     };
-    let mut windows: BTreeMap<(KeyId, Window), WindowView> = BTreeMap::new();
+    // Why hash maps and a sort at the end: the fold does many point lookups and the UI wants the
+    // result ordered once (windows by key and window, timers by firing order).
+    let mut windows: FxHashMap<(KeyId, Window), WindowView> = FxHashMap::default();
     let mut elements: Vec<Option<ElementOutcome>> = vec![None; run.elements.len()];
-    let mut timers: BTreeMap<(TimeDomain, Millis, KeyId, Window), TimerView> = BTreeMap::new();
+    let mut timers: FxHashMap<(TimeDomain, Millis, KeyId, Window), TimerView> = FxHashMap::default();
     let mut outputs = 0;
     let mut max_timestamp: Option<Millis> = None;
     let mut watermark = LONG_MIN;
 
     // The state window of each live session window, to show merged contents on the window.
-    let mut state_of: BTreeMap<(KeyId, Window), Window> = BTreeMap::new();
-    let mut contents: BTreeMap<(KeyId, Window), Vec<ElemIdx>> = BTreeMap::new();
+    let mut state_of: FxHashMap<(KeyId, Window), Window> = FxHashMap::default();
+    let mut contents: FxHashMap<(KeyId, Window), Vec<ElemIdx>> = FxHashMap::default();
 
     let set = |elements: &mut Vec<Option<ElementOutcome>>, e: ElemIdx, outcome: ElementOutcome| {
         if let Some(slot) = elements.get_mut(e as usize) {
@@ -354,13 +358,17 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
         }
     }
     let mut windows: Vec<WindowView> = windows.into_values().collect();
+    windows.sort_unstable_by_key(|w| (w.key, w.window));
+    let mut timers: Vec<((TimeDomain, Millis, KeyId, Window), TimerView)> = timers.into_iter().collect();
+    timers.sort_unstable_by_key(|(k, _)| *k);
+    let timers = timers.into_iter().map(|(_, t)| t).collect();
     for w in &mut windows {
         if w.state.is_live() {
             let sw = state_of.get(&(w.key, w.window)).copied().unwrap_or(w.window);
             w.contents = contents.get(&(w.key, sw)).cloned().unwrap_or_default();
         }
     }
-    StepView { step, watermark, windows, elements, timers: timers.into_values().collect(), outputs, max_timestamp }
+    StepView { step, watermark, windows, elements, timers, outputs, max_timestamp }
 }
 
 fn rank(state: WindowState) -> u8 {
