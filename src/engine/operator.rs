@@ -258,6 +258,10 @@ pub struct TimerKey {
 /// timer that already exists is the common case (every element of a window re-registers the
 /// trigger and cleanup timers), and a hash lookup answers it without walking the ordered set;
 /// Flink's `HeapPriorityQueueSet` pairs a heap with a hash set for the same reason.
+///
+/// `purposes` is the truth: a deleted timer leaves only the hash map, and its stale entry in
+/// `order` is skipped when it comes up (sessions delete and re-register timers on every merge,
+/// so this halves the ordered-set work there).
 #[derive(Clone, Debug, Default)]
 pub struct TimerQueue {
     order: BTreeSet<TimerKey>,
@@ -282,34 +286,34 @@ impl TimerQueue {
     }
 
     fn delete(&mut self, timer: &TimerKey) -> Option<TimerPurpose> {
-        let purpose = self.purposes.remove(timer)?;
-        self.order.remove(timer);
-        Some(purpose)
+        self.purposes.remove(timer)
     }
 
-    /// Removes and returns the earliest timer if its time is at most `until`.
+    /// Removes and returns the earliest live timer if its time is at most `until`.
     fn pop_due(&mut self, until: Millis) -> Option<(TimerKey, TimerPurpose)> {
-        let first = *self.order.first()?;
-        if first.time > until {
-            return None;
+        loop {
+            let first = *self.order.first()?;
+            if first.time > until {
+                return None;
+            }
+            self.order.pop_first();
+            if let Some(purpose) = self.purposes.remove(&first) {
+                return Some((first, purpose));
+            }
         }
-        self.order.pop_first();
-        let purpose = self.purposes.remove(&first).unwrap_or_default();
-        Some((first, purpose))
     }
 
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.purposes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.purposes.is_empty()
     }
 
     /// In firing order.
     pub fn iter(&self) -> impl Iterator<Item = (&TimerKey, &TimerPurpose)> {
-        const NONE: TimerPurpose = TimerPurpose { trigger: false, cleanup: false };
-        self.order.iter().map(|t| (t, self.purposes.get(t).unwrap_or(&NONE)))
+        self.order.iter().filter_map(|t| self.purposes.get(t).map(|p| (t, p)))
     }
 }
 
@@ -1065,6 +1069,12 @@ impl WindowOperator {
 
     // ------------------------------------------------------------------ entry points
 
+    /// Room for `n` elements up front (a run knows its input length).
+    pub fn reserve_elements(&mut self, n: usize) {
+        self.elements.reserve(n);
+        self.emitted.reserve(n);
+    }
+
     /// Registers an element that will be processed; returns its index.
     pub fn push_element(&mut self, rec: ElementRec) -> ElemIdx {
         self.elements.push(rec);
@@ -1259,5 +1269,49 @@ impl WindowOperator {
             .collect();
         live.sort_unstable_by_key(|&(k, w, _)| (k, w));
         live
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timer(time: Millis, key: KeyId) -> TimerKey {
+        TimerKey { time, key, window: Window::Time(TimeWindow::new(0, 10)) }
+    }
+
+    #[test]
+    fn timer_queue_dedups_merges_purposes_and_fires_in_order() {
+        let mut q = TimerQueue::default();
+        assert!(q.register(timer(9, 1), TimerPurpose::TRIGGER));
+        assert!(q.register(timer(5, 0), TimerPurpose::TRIGGER));
+        assert!(!q.register(timer(9, 1), TimerPurpose::CLEANUP), "the same (key, window, time) is one timer");
+        assert!(q.register(timer(9, 0), TimerPurpose::CLEANUP));
+        assert_eq!(q.len(), 3);
+        let order: Vec<(Millis, KeyId)> = q.iter().map(|(t, _)| (t.time, t.key)).collect();
+        assert_eq!(order, [(5, 0), (9, 0), (9, 1)]);
+        assert_eq!(q.pop_due(4), None);
+        assert_eq!(q.pop_due(9).map(|(t, _)| t.time), Some(5));
+        assert_eq!(q.pop_due(9).map(|(t, _)| (t.key, t.time)), Some((0, 9)));
+        let (t, p) = q.pop_due(9).unwrap_or((timer(0, 9), TimerPurpose::default()));
+        assert_eq!((t.key, p), (1, TimerPurpose { trigger: true, cleanup: true }));
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn deleted_timers_never_fire_and_can_come_back() {
+        let mut q = TimerQueue::default();
+        q.register(timer(5, 0), TimerPurpose::TRIGGER);
+        q.register(timer(7, 0), TimerPurpose::TRIGGER);
+        assert_eq!(q.delete(&timer(5, 0)), Some(TimerPurpose::TRIGGER));
+        assert_eq!(q.delete(&timer(5, 0)), None, "deleting twice has no effect");
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.iter().count(), 1, "a deleted timer is not pending");
+        // Deleted then registered again: one timer, fired once, with only the new purpose.
+        q.register(timer(7, 0), TimerPurpose::CLEANUP);
+        q.delete(&timer(7, 0));
+        assert!(q.register(timer(7, 0), TimerPurpose::CLEANUP));
+        assert_eq!(q.pop_due(100), Some((timer(7, 0), TimerPurpose::CLEANUP)));
+        assert_eq!(q.pop_due(100), None);
     }
 }

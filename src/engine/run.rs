@@ -2,7 +2,7 @@
 //! `TimestampsAndWatermarksOperator`) feeding the window operator, item by item, then the end of
 //! input. Deterministic: the same scenario always gives the same trace.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::operator::{ElementRec, OperatorStats, Recorder, WindowOperator, validate};
 use super::output::{FlinkError, Output};
@@ -108,6 +108,7 @@ pub fn run_with(scenario: &Scenario, options: RunOptions) -> Run {
         }
     };
     let mut op = WindowOperator::new(config, options.trace);
+    op.reserve_elements(scenario.input.len());
     if options.trace {
         // A window operator records at least arrival, assignment and addition per element; growing
         // the trace by doubling would copy it about twice over.
@@ -190,7 +191,7 @@ fn apply(op: &mut dyn Downstream, events: &mut Vec<SourceEvent>) -> Result<(), F
 pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut Run) -> Option<FlinkError> {
     let mut source = Source::new(scenario);
     let arrivals = scenario.arrivals();
-    let mut key_ids: HashMap<&str, KeyId> = HashMap::new();
+    let mut key_ids: FxHashMap<&str, KeyId> = FxHashMap::default();
     let mut events = Vec::new();
     for (step, item) in scenario.input.iter().enumerate() {
         op.rec().step = step;
