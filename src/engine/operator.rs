@@ -3,7 +3,9 @@
 //! service, with Flink's exact order of operations. Every method names the Flink method it
 //! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BinaryHeap};
 
 use rustc_hash::FxHashMap;
 
@@ -254,32 +256,33 @@ pub struct TimerKey {
 }
 
 /// Flink's `InternalTimerServiceImpl` queue for one time domain: at most one timer per
-/// (key, window, time), fired in (time, key, window) order. Why two structures: registering a
-/// timer that already exists is the common case (every element of a window re-registers the
-/// trigger and cleanup timers), and a hash lookup answers it without walking the ordered set;
-/// Flink's `HeapPriorityQueueSet` pairs a heap with a hash set for the same reason.
+/// (key, window, time), fired in (time, key, window) order. Like Flink's
+/// `HeapPriorityQueueSet`, a binary heap gives the order and a hash map answers "is this timer
+/// already registered?" (every element of a window re-registers its trigger and cleanup timers).
 ///
-/// `purposes` is the truth: a deleted timer leaves only the hash map, and its stale entry in
-/// `order` is skipped when it comes up (sessions delete and re-register timers on every merge,
-/// so this halves the ordered-set work there).
+/// `purposes` is the truth. Deleting a timer removes it from the hash map only; its heap entry
+/// turns stale and is skipped when it comes up (sessions delete and re-register timers on every
+/// merge, and a heap cannot remove from the middle). A timer deleted and registered again has two
+/// identical heap entries: whichever comes up first fires it, the other is then stale.
 #[derive(Clone, Debug, Default)]
 pub struct TimerQueue {
-    order: BTreeSet<TimerKey>,
+    heap: BinaryHeap<Reverse<TimerKey>>,
     purposes: FxHashMap<TimerKey, TimerPurpose>,
 }
 
 impl TimerQueue {
     /// Adds the timer, or the purpose to an existing one; true if the timer is new.
     fn register(&mut self, timer: TimerKey, purpose: TimerPurpose) -> bool {
-        match self.purposes.get_mut(&timer) {
-            Some(existing) => {
+        match self.purposes.entry(timer) {
+            Entry::Occupied(mut existing) => {
+                let existing = existing.get_mut();
                 existing.trigger |= purpose.trigger;
                 existing.cleanup |= purpose.cleanup;
                 false
             }
-            None => {
-                self.purposes.insert(timer, purpose);
-                self.order.insert(timer);
+            Entry::Vacant(slot) => {
+                slot.insert(purpose);
+                self.heap.push(Reverse(timer));
                 true
             }
         }
@@ -292,11 +295,11 @@ impl TimerQueue {
     /// Removes and returns the earliest live timer if its time is at most `until`.
     fn pop_due(&mut self, until: Millis) -> Option<(TimerKey, TimerPurpose)> {
         loop {
-            let first = *self.order.first()?;
+            let Reverse(first) = *self.heap.peek()?;
             if first.time > until {
                 return None;
             }
-            self.order.pop_first();
+            self.heap.pop();
             if let Some(purpose) = self.purposes.remove(&first) {
                 return Some((first, purpose));
             }
@@ -311,9 +314,11 @@ impl TimerQueue {
         self.purposes.is_empty()
     }
 
-    /// In firing order.
+    /// The pending timers in firing order (sorted on demand: the UI asks, the hot path never).
     pub fn iter(&self) -> impl Iterator<Item = (&TimerKey, &TimerPurpose)> {
-        self.order.iter().filter_map(|t| self.purposes.get(t).map(|p| (t, p)))
+        let mut pending: Vec<(&TimerKey, &TimerPurpose)> = self.purposes.iter().collect();
+        pending.sort_unstable_by_key(|(t, _)| **t);
+        pending.into_iter()
     }
 }
 
