@@ -268,7 +268,7 @@ fn checked(e: &Event) -> bool {
     e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).is_some_and(|s| s.checked())
 }
 
-fn field_name(f: Field) -> &'static str {
+pub(super) fn field_name(f: Field) -> &'static str {
     match f {
         Field::Assigner => "assigner",
         Field::Size => "size",
