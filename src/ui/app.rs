@@ -340,12 +340,11 @@ fn Banners(props: &Props) -> Html {
         <div class="banners">
             if let Some(n) = &state.edits.notice {
                 <div class="notice" role="status" data-testid="notice">
-                    <span>{ n.text.clone() }</span>
+                    <span class="notice-text" title={n.text.clone()}>{ n.text.clone() }</span>
                     if n.undo {
-                        <span class="notice-undo">
-                            { format!("{} brings back your previous scenario.", shortcut("Z")) }
-                            <button data-testid="notice-undo" onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::Undo))}>{ "Undo" }</button>
-                        </span>
+                        <span class="notice-hint">{ format!("{} brings back your previous scenario.", shortcut("Z")) }</span>
+                        <button data-testid="notice-undo" title={format!("Bring back your previous scenario ({})", shortcut("Z"))}
+                                onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::Undo))}>{ "Undo" }</button>
                     }
                     <button class="dismiss" aria-label="Dismiss" data-testid="notice-dismiss"
                             onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::DismissNotice))}>{ "×" }</button>

@@ -49,7 +49,7 @@ impl<T, G: PartialEq> History<T, G> {
         }
         self.open_group = group;
         self.past.push_back((before, cost));
-        self.cost += cost;
+        self.cost = self.cost.saturating_add(cost);
         self.trim();
         true
     }
@@ -124,7 +124,7 @@ fn travel<T>(
 ) -> Option<T> {
     let (state, state_cost) = from.pop_back()?;
     to.push_back((current, cost));
-    *total = *total - state_cost + cost;
+    *total = total.saturating_sub(state_cost).saturating_add(cost);
     Some(state)
 }
 

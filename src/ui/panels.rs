@@ -303,7 +303,7 @@ pub fn ConfigPanel(props: &PanelProps) -> Html {
     };
     let error = |f: Field| match d.errors.get(&f) {
         Some(msg) => html! {
-            <span class="field-error" role="alert" data-testid="field-error" data-field={field_name(f)}>{ msg.clone() }</span>
+            <span class="field-error" role="alert" id={format!("cfg-{}-error", field_name(f))} data-testid="field-error" data-field={field_name(f)}>{ msg.clone() }</span>
         },
         None => Html::default(),
     };
@@ -318,7 +318,8 @@ pub fn ConfigPanel(props: &PanelProps) -> Html {
                 <label for={id.clone()}>{ label }</label>
                 <input {id} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
                        data-testid={format!("cfg-{}", field_name(f))} value={d.text(f).to_string()}
-                       aria-invalid={invalid.to_string()} placeholder={hint} {oninput} />
+                       aria-invalid={invalid.to_string()} aria-describedby={invalid.then(|| format!("cfg-{}-error", field_name(f)))}
+                       placeholder={hint} {oninput} />
                 { error(f) }
             </div>
         }
