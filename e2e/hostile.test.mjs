@@ -7,21 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { openApp, dragBy } from './harness.mjs';
+import { MINE, b64url, scenarioPath, shownInput } from './fixtures.mjs';
 
-const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
-const plain = (json) => `scenario=${b64(Buffer.from(json, 'utf8'))}`;
-const z = (json) => `z=${b64(deflateRawSync(Buffer.from(json, 'utf8')))}`;
+const plain = (json) => `scenario=${b64url(Buffer.from(json, 'utf8'))}`;
+const z = (json) => `z=${b64url(deflateRawSync(Buffer.from(json, 'utf8')))}`;
 const PWN = 'window.__pwned=(window.__pwned||0)+1';
-
-const MINE = {
-  name: 'e2e_mine',
-  assigner: { kind: 'tumbling', size: 10000 },
-  input: [
-    { id: 1, key: 'A', ts: 8000 },
-    { id: 2, key: 'A', ts: 12000 },
-    { wm: 29999 },
-  ],
-};
 
 const tumbling = (input, extra = '') => `{"assigner": {"kind": "tumbling", "size": 1000}${extra}, "input": ${input}}`;
 const many = (n, item) => `[${Array.from({ length: n }, (_, i) => item(i)).join(',')}]`;
@@ -34,8 +24,8 @@ const REFUSED = [
   ['1e400', z(tumbling('[{"id": 1, "key": "a", "ts": 1e400}]')), /not valid JSON: number out of range/],
   ['a size beyond i64', plain('{"assigner": {"kind": "tumbling", "size": -99999999999999999999}, "input": []}'), /assigner\.size: .*outside the 64-bit integer range/],
   ['broken base64', 'scenario=%%%<script>', /the scenario value is not valid base64url/],
-  ['broken DEFLATE', `z=${b64(Buffer.from('not deflate at all'))}`, /the z value is not valid raw DEFLATE data/],
-  ['non-UTF-8 bytes', `scenario=${b64(Buffer.from([0x7b, 0x22, 0xff, 0xfe]))}`, /scenario is not UTF-8 text/],
+  ['broken DEFLATE', `z=${b64url(Buffer.from('not deflate at all'))}`, /the z value is not valid raw DEFLATE data/],
+  ['non-UTF-8 bytes', `scenario=${b64url([0x7b, 0x22, 0xff, 0xfe])}`, /scenario is not UTF-8 text/],
   ['deep nesting', z(`{"name": ${'['.repeat(50000)}${']'.repeat(50000)}}`), /not valid JSON: recursion limit exceeded/],
   ['a decompression bomb', z(' '.repeat(9 * 1024 * 1024)), /the z value unpacks to more than 8388608 bytes, the limit of a scenario/],
   ['too many input items', z(tumbling(many(100001, () => '{"wm": 1}'))), /input: has 100001 items; the limit is 100000/],
@@ -48,7 +38,7 @@ const REFUSED = [
 ];
 
 test('hostile links: nothing executes, the message names the rule, the scenario stays, the page still works', async (t) => {
-  const app = await openApp({ path: `#${plain(JSON.stringify(MINE))}&step=2` });
+  const app = await openApp({ path: scenarioPath(MINE, 2) });
   t.after(() => app.close());
   const { page } = app;
   const dialogs = [];
@@ -56,7 +46,7 @@ test('hostile links: nothing executes, the message names the rule, the scenario 
     dialogs.push(d.message());
     d.dismiss().catch(() => {});
   });
-  const shown = () => page.locator('[data-testid="element"]').evaluateAll((els) => els.map((e) => `${e.dataset.id}@${e.dataset.ts}`).join());
+  const shown = () => shownInput(page);
   const before = await shown();
   const banner = page.locator('[data-testid="error-banner"]');
   const failures = [];
@@ -108,7 +98,7 @@ test('hostile links: nothing executes, the message names the rule, the scenario 
 });
 
 test('a configuration error is shown next to its field, which points to it; the scenario stays', async (t) => {
-  const app = await openApp({ path: `#${plain(JSON.stringify(MINE))}&step=end` });
+  const app = await openApp({ path: scenarioPath(MINE, 'end') });
   t.after(() => app.close());
   const { page } = app;
   await page.locator('[data-testid="tab-config"]').click();

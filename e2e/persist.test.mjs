@@ -5,49 +5,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, dragBy, VIEWPORTS } from './harness.mjs';
+import { MINE, scenarioPath, shownInput, until } from './fixtures.mjs';
 
-const b64url = (text) => Buffer.from(text, 'utf8').toString('base64url');
-const scenarioPath = (scenario, step) => `#scenario=${b64url(JSON.stringify(scenario))}&step=${step}`;
 const AUTOSAVE_KEY = 'tidemark.autosave.v1';
-
-const MINE = {
-  name: 'e2e_mine',
-  assigner: { kind: 'tumbling', size: 10000 },
-  watermarks: { kind: 'explicit' },
-  input: [
-    { id: 1, key: 'A', ts: 8000 },
-    { id: 2, key: 'A', ts: 12000 },
-    { id: 3, key: 'A', ts: 24000 },
-    { wm: 29999 },
-  ],
-};
 
 const marble = (page, id) => page.locator(`[data-testid="element"][data-id="${id}"]`);
 const tsOf = (page, id) => marble(page, id).getAttribute('data-ts');
-const allTs = (page) => page.locator('[data-testid="element"]').evaluateAll((els) => els.map((e) => `${e.dataset.id}@${e.dataset.ts}`).join());
 const scenarioName = (page) => page.locator('[data-testid="scenario-name"]').textContent();
+const changed = (page, read, old, what) => until(page, read, (v) => v !== old, `${what} did not change`);
+const becomes = (page, read, want, what) => until(page, read, (v) => v === want, what);
 
-/** Waits until `read()` resolves to something other than `old` (one animation frame at a time). */
-async function changed(page, read, old, what) {
-  const deadline = Date.now() + 5000;
-  let now = await read();
-  while (now === old && Date.now() < deadline) {
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    now = await read();
-  }
-  assert.notEqual(now, old, `${what} did not change`);
-  return now;
-}
-
-/** Waits until `read()` resolves to `want`. */
-async function becomes(page, read, want, what) {
-  const deadline = Date.now() + 5000;
-  let now = await read();
-  while (now !== want && Date.now() < deadline) {
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    now = await read();
-  }
-  assert.equal(now, want, what);
+/** Opens MINE and drags element 1 with the real mouse: resolves to { app, page, original, moved } (its ts). */
+async function openAndDrag(t, dx = 60) {
+  const app = await openApp({ path: scenarioPath(MINE, 3) });
+  t.after(() => app.close());
+  const { page } = app;
+  const original = await tsOf(page, 1);
+  await dragBy(page, marble(page, 1), dx, 0);
+  const moved = await changed(page, () => tsOf(page, 1), original, 'element 1');
+  return { app, page, original, moved };
 }
 
 /** A full page load of the app at `hash` ('' for none), in the same browser context (same storage). */
@@ -58,12 +34,7 @@ async function reload(app, hash) {
 }
 
 test('autosave: a drag survives a reload; a link wins and the autosave is one undo away; a corrupt one is reported', async (t) => {
-  const app = await openApp({ path: scenarioPath(MINE, 3) });
-  t.after(() => app.close());
-  const { page } = app;
-  const before = await tsOf(page, 1);
-  await dragBy(page, marble(page, 1), 60, 0);
-  const moved = await changed(page, () => tsOf(page, 1), before, 'element 1');
+  const { app, page, moved } = await openAndDrag(t);
   await page.waitForFunction((k) => (localStorage.getItem(k) || '').startsWith('z='), AUTOSAVE_KEY);
 
   // Reload without a fragment: the autosave comes back, with a notice that says so.
@@ -208,7 +179,7 @@ test('undo/redo of configuration changes, and of adding and deleting elements', 
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="window"][data-start="5000"]').length === 0);
 
   // Add (header button), delete (keyboard), then undo both.
-  const ids = await allTs(page);
+  const ids = await shownInput(page);
   await page.locator('[data-testid="add-element"]').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="element"]').length === 4);
   await page.keyboard.press('Delete');
@@ -217,17 +188,12 @@ test('undo/redo of configuration changes, and of adding and deleting elements', 
   await page.keyboard.press('Control+z');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="element"]').length === 4);
   await page.keyboard.press('Control+z');
-  await becomes(page, () => allTs(page), ids, 'the input as it was');
+  await becomes(page, () => shownInput(page), ids, 'the input as it was');
   assert.deepEqual(app.pageErrors, []);
 });
 
 test('an import, a link and a preset keep the previous scenario one undo away, with a notice', async (t) => {
-  const app = await openApp({ path: scenarioPath(MINE, 3) });
-  t.after(() => app.close());
-  const { page } = app;
-  const original = await tsOf(page, 1);
-  await dragBy(page, marble(page, 1), 60, 0);
-  const moved = await changed(page, () => tsOf(page, 1), original, 'element 1');
+  const { app, page, moved } = await openAndDrag(t);
   const notice = page.locator('[data-testid="notice"]');
 
   // Import a file.
