@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { openApp, dragBy } from './harness.mjs';
-import { MINE, b64url, scenarioPath, shownInput } from './fixtures.mjs';
+import { openApp, dragBy, VIEWPORTS } from './harness.mjs';
+import { MINE, b64url, scenarioPath, shownInput, until } from './fixtures.mjs';
 
 const plain = (json) => `scenario=${b64url(Buffer.from(json, 'utf8'))}`;
 const z = (json) => `z=${b64url(deflateRawSync(Buffer.from(json, 'utf8')))}`;
@@ -125,5 +125,19 @@ test('a configuration error is shown next to its field, which points to it; the 
     await err.waitFor({ state: 'detached' });
   }
   assert.equal(await page.locator('img').count(), 0);
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('at 700x450 a configuration error scrolls into view under its field', async (t) => {
+  const app = await openApp({ viewport: VIEWPORTS.embed, path: scenarioPath(MINE, 'end') });
+  t.after(() => app.close());
+  const { page } = app;
+  await page.locator('[data-testid="tab-config"]').click();
+  await page.locator('[data-testid="cfg-size"]').fill('-5');
+  const err = page.locator('[data-testid="field-error"][data-field="size"]');
+  await err.waitFor();
+  const panel = await page.locator('.tab-body').boundingBox();
+  const box = await until(page, () => err.boundingBox(), (b) => b && b.y >= panel.y - 1 && b.y + b.height <= panel.y + panel.height + 1, 'the error is inside the visible panel');
+  assert.ok(box.y + box.height <= VIEWPORTS.embed.height);
   assert.deepEqual(app.pageErrors, []);
 });

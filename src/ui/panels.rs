@@ -293,6 +293,17 @@ pub(super) fn field_name(f: Field) -> &'static str {
 pub fn ConfigPanel(props: &PanelProps) -> Html {
     let state = props.state.clone();
     let d = &state.config;
+    // A new error scrolls into view: in a 700x450 page the panel shows two fields, and the
+    // message under the field being typed in would otherwise sit below the fold.
+    let fields_in_error: Vec<Field> = d.errors.keys().copied().collect();
+    use_effect_with(fields_in_error, |fields| {
+        if let Some(el) = fields
+            .first()
+            .and_then(|f| web_sys::window()?.document()?.get_element_by_id(&format!("cfg-{}-error", field_name(*f))))
+        {
+            el.scroll_into_view_with_bool(false);
+        }
+    });
     let dispatch = |edit: fn(String) -> Option<ConfigEdit>| {
         let state = state.clone();
         Callback::from(move |e: Event| {
