@@ -16,6 +16,7 @@ use crate::engine::scenario::InputItem;
 use super::canvas::{Canvas, outcome_text};
 use super::controls::{ArrivalStrip, Playback};
 use super::panels::SidePanel;
+use super::persist::{AutosaveStatus, read_autosave, write_autosave};
 use super::state::{Action, AppState, EditorField, KeyInput, MenuTarget, Tab, is_shortcut};
 use super::teach_state::{Mode, TeachAction};
 use super::teach_view::{Blackout, CourseBar, EmbedBar, Narration, PresetMenu, WhyLayer};
@@ -109,7 +110,7 @@ pub fn App() -> Html {
             .and_then(|w| w.inner_width().ok())
             .and_then(|v| v.as_f64())
             .map_or(1000.0, |w| (w - 40.0).max(300.0));
-        AppState::from_hash(&location_hash(), width)
+        AppState::from_hash_and_autosave(&location_hash(), read_autosave(), width)
     });
     let canvas_box = use_node_ref();
     // The fragment we wrote last: a `hashchange` to it is ours, not a pasted link.
@@ -129,6 +130,14 @@ pub fn App() -> Html {
                         let target = e.target().and_then(|t| t.dyn_into::<HtmlElement>().ok());
                         let tag = target.as_ref().map(|t| t.tag_name()).unwrap_or_default();
                         let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+                        // Where text is typed, Ctrl+Z is the field's own undo.
+                        let in_text = tag == "TEXTAREA"
+                            || target.as_ref().and_then(|t| t.dyn_ref::<HtmlInputElement>()).is_some_and(|i| {
+                                matches!(
+                                    i.type_().as_str(),
+                                    "text" | "search" | "number" | "email" | "url" | "tel" | "password"
+                                )
+                            });
                         let key = e.key();
                         // Space and Enter on a focused button press the button.
                         if tag == "BUTTON" && (key == " " || key == "Enter") {
@@ -140,6 +149,7 @@ pub fn App() -> Html {
                             alt: e.alt_key(),
                             ctrl: e.ctrl_key() || e.meta_key(),
                             in_field,
+                            in_text,
                         };
                         if is_shortcut(&input) {
                             e.prevent_default();
@@ -199,8 +209,11 @@ pub fn App() -> Html {
         });
     }
 
-    // The URL follows every committed change, as a share link (`#z=…&step=…`).
+    // The URL follows every committed change, as a share link (`#z=…&step=…`), and so does the
+    // autosave (without the view mode; embeds keep none).
     {
+        let dispatcher = state.dispatcher();
+        let autosave = state.edits.autosave == AutosaveStatus::On;
         let written = written.clone();
         let scenario = state.scenario.clone();
         let step = state.step;
@@ -208,11 +221,19 @@ pub fn App() -> Html {
         let revision = state.revision;
         let teach = state.teach.clone();
         let teach_key = (teach.mode, teach.quiz.is_some(), teach.preset.as_ref().map(|p| p.id.clone()));
+        let last_saved = use_mut_ref(|| revision);
         use_effect_with((revision, step, teach_key), move |_| {
             let initial = revision == 0 && written.borrow().is_empty();
             if !initial {
                 // `preset=…` while the preset is untouched, `z=…` otherwise; with the mode.
-                let frag = teach.url_fragment(&scenario, step, steps);
+                let saved = teach.autosave_fragment(&scenario, step, steps);
+                if autosave && *last_saved.borrow() != revision {
+                    *last_saved.borrow_mut() = revision;
+                    if let Err(e) = write_autosave(&saved) {
+                        dispatcher.dispatch(Action::AutosaveFailed(e));
+                    }
+                }
+                let frag = teach.url_fragment_after(saved);
                 if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
                     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
                 }
@@ -317,6 +338,18 @@ fn Banners(props: &Props) -> Html {
     let state = props.state.clone();
     html! {
         <div class="banners">
+            if let Some(n) = &state.edits.notice {
+                <div class="notice" role="status" data-testid="notice">
+                    <span class="notice-text" title={n.text.clone()}>{ n.text.clone() }</span>
+                    if n.undo {
+                        <span class="notice-hint">{ format!("{} brings back your previous scenario.", shortcut("Z")) }</span>
+                        <button data-testid="notice-undo" title={format!("Bring back your previous scenario ({})", shortcut("Z"))}
+                                onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::Undo))}>{ "Undo" }</button>
+                    }
+                    <button class="dismiss" aria-label="Dismiss" data-testid="notice-dismiss"
+                            onclick={let state = state.clone(); Callback::from(move |_| state.dispatch(Action::DismissNotice))}>{ "×" }</button>
+                </div>
+            }
             { for state.banners.iter().enumerate().map(|(i, b)| {
                 let state = state.clone();
                 html! {
@@ -496,6 +529,7 @@ fn Help(props: &Props) -> Html {
         ("+ − f", "zoom in / out / fit"),
         ("t", "toggle the 2-D view (event time × processing time)"),
         ("Esc", "deselect, close"),
+        ("Ctrl+Z", "undo (⌘Z on a Mac); Ctrl+Shift+Z or Ctrl+Y: redo"),
     ];
     html! {
         <div class="dialog-backdrop" onclick={close.clone()}>
@@ -507,4 +541,12 @@ fn Help(props: &Props) -> Html {
             </div>
         </div>
     }
+}
+
+/// How a keyboard shortcut with Ctrl is written on this machine (⌘ on macOS).
+pub fn shortcut(key: &str) -> String {
+    let mac = web_sys::window()
+        .and_then(|w| w.navigator().platform().ok())
+        .is_some_and(|p| p.starts_with("Mac") || p.starts_with("iP"));
+    if mac { format!("⌘{key}") } else { format!("Ctrl+{key}") }
 }

@@ -9,6 +9,7 @@ use crate::engine::Millis;
 use crate::engine::scenario::InputItem;
 use crate::engine::time::format_millis;
 
+use super::app::shortcut;
 use super::state::{Action, AppState, Drag, DragStart, SPEEDS};
 
 #[derive(Properties, PartialEq)]
@@ -24,6 +25,8 @@ fn icon(name: &str) -> Html {
         "play" => "M4 2v12l10-6z",
         "pause" => "M4 3h3v10H4z M9 3h3v10H9z",
         "forward" => "M2 3h2v10H2z M5 3v10l7-5z",
+        "undo" => "M6 1.5 1 6l5 4.5V7.5h3.5a2.75 2.75 0 0 1 0 5.5H6V15h3.5a4.75 4.75 0 0 0 0-9.5H6z",
+        "redo" => "M10 1.5 15 6l-5 4.5V7.5H6.5a2.75 2.75 0 0 0 0 5.5H10V15H6.5a4.75 4.75 0 0 1 0-9.5H10z",
         _ => "M3 3v10l7-5z M11 3h2v10h-2z",
     };
     html! { <svg class="icon" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><path d={d} /></svg> }
@@ -94,6 +97,7 @@ pub fn Playback(props: &ControlsProps) -> Html {
                 <span class="step-text">{ format!("step {step}/{steps}") }</span>
                 <span class="where">{ where_text }</span>
             </div>
+            <UndoRedo state={state.clone()} />
             <label class="speed">{ "speed " }
                 <select data-testid="speed" onchange={onspeed} aria-label="Playback speed">
                     { for SPEEDS.iter().map(|v| html! {
@@ -102,6 +106,30 @@ pub fn Playback(props: &ControlsProps) -> Html {
                 </select>
             </label>
         </div>
+    }
+}
+
+/// Undo and redo, with what they would undo in their titles.
+#[component]
+fn UndoRedo(props: &ControlsProps) -> Html {
+    let state = props.state.clone();
+    let h = &state.edits.history;
+    let button = |what: &'static str, label: Option<String>, keys: String, action: Action| {
+        let state = state.clone();
+        let title = match &label {
+            Some(l) => format!("{} {l} ({keys})", if what == "undo" { "Undo" } else { "Redo" }),
+            None => format!("Nothing to {what}"),
+        };
+        html! {
+            <button class="pb" title={title.clone()} aria-label={title} data-testid={what} disabled={label.is_none()}
+                    onclick={Callback::from(move |_| state.dispatch(action.clone()))}>{ icon(what) }</button>
+        }
+    };
+    html! {
+        <span class="undo-redo" role="group" aria-label="Undo and redo" data-undo={h.undo_len().to_string()} data-redo={h.redo_len().to_string()}>
+            { button("undo", h.peek_undo().map(|s| s.label.to_string()), shortcut("Z"), Action::Undo) }
+            { button("redo", h.peek_redo().map(|s| s.label.to_string()), format!("{} or {}", shortcut("Shift+Z"), shortcut("Y")), Action::Redo) }
+        </span>
     }
 }
 

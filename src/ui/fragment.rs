@@ -75,8 +75,17 @@ pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
             }
             "z" => {
                 let bytes = decode_b64("z", value)?;
-                let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SCENARIO_BYTES)
-                    .map_err(|e| FragmentError(format!("the z value is not valid raw DEFLATE data ({e})")))?;
+                let json =
+                    miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SCENARIO_BYTES).map_err(|e| {
+                        FragmentError(if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+                            // A decompression bomb, or just too big: stopped at the loader's limit.
+                            format!(
+                                "the z value unpacks to more than {MAX_SCENARIO_BYTES} bytes, the limit of a scenario"
+                            )
+                        } else {
+                            format!("the z value is not valid raw DEFLATE data ({e})")
+                        })
+                    })?;
                 let s = Scenario::from_json_bytes(&json)
                     .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
                 out.scenario = Some(s);
@@ -164,7 +173,7 @@ mod tests {
         assert!(e(&format!("#scenario={bad}")).contains("input[0].key: is missing"));
         // A decompression bomb stops at the loader's limit.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_SCENARIO_BYTES + 10], 9);
-        assert!(e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb))).contains("not valid raw DEFLATE"));
+        assert!(e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb))).contains("unpacks to more than 8388608 bytes"));
     }
 
     /// An empty fragment or unknown parameters name no scenario.

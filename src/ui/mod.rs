@@ -5,12 +5,15 @@
 //! - `model`: what the canvas draws, derived once per run (lanes, rows) and per step (scene).
 //! - `config`: the configuration panel's draft and its validation (Flink's own rules).
 //! - `fragment`: the `#scenario=` / `#z=` / `&step=` URL contract.
+//! - `history`: a bounded undo/redo history; `persist`: undo over every edit, the autosave.
 //! - `app` and the component modules: the browser side, which only draws the state and turns
 //!   gestures into actions.
 pub mod config;
 pub mod fragment;
 pub mod geometry;
+pub mod history;
 pub mod model;
+pub mod persist;
 pub mod state;
 pub mod teach_state;
 

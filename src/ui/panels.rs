@@ -268,7 +268,7 @@ fn checked(e: &Event) -> bool {
     e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).is_some_and(|s| s.checked())
 }
 
-fn field_name(f: Field) -> &'static str {
+pub(super) fn field_name(f: Field) -> &'static str {
     match f {
         Field::Assigner => "assigner",
         Field::Size => "size",
@@ -293,6 +293,17 @@ fn field_name(f: Field) -> &'static str {
 pub fn ConfigPanel(props: &PanelProps) -> Html {
     let state = props.state.clone();
     let d = &state.config;
+    // A new error scrolls into view: in a 700x450 page the panel shows two fields, and the
+    // message under the field being typed in would otherwise sit below the fold.
+    let fields_in_error: Vec<Field> = d.errors.keys().copied().collect();
+    use_effect_with(fields_in_error, |fields| {
+        if let Some(el) = fields
+            .first()
+            .and_then(|f| web_sys::window()?.document()?.get_element_by_id(&format!("cfg-{}-error", field_name(*f))))
+        {
+            el.scroll_into_view_with_bool(false);
+        }
+    });
     let dispatch = |edit: fn(String) -> Option<ConfigEdit>| {
         let state = state.clone();
         Callback::from(move |e: Event| {
@@ -303,7 +314,7 @@ pub fn ConfigPanel(props: &PanelProps) -> Html {
     };
     let error = |f: Field| match d.errors.get(&f) {
         Some(msg) => html! {
-            <span class="field-error" role="alert" data-testid="field-error" data-field={field_name(f)}>{ msg.clone() }</span>
+            <span class="field-error" role="alert" id={format!("cfg-{}-error", field_name(f))} data-testid="field-error" data-field={field_name(f)}>{ msg.clone() }</span>
         },
         None => Html::default(),
     };
@@ -318,7 +329,8 @@ pub fn ConfigPanel(props: &PanelProps) -> Html {
                 <label for={id.clone()}>{ label }</label>
                 <input {id} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
                        data-testid={format!("cfg-{}", field_name(f))} value={d.text(f).to_string()}
-                       aria-invalid={invalid.to_string()} placeholder={hint} {oninput} />
+                       aria-invalid={invalid.to_string()} aria-describedby={invalid.then(|| format!("cfg-{}-error", field_name(f)))}
+                       placeholder={hint} {oninput} />
                 { error(f) }
             </div>
         }

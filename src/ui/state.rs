@@ -17,6 +17,7 @@ use super::config::{ConfigDraft, ConfigEdit, parse_millis};
 use super::fragment::{Fragment, FragmentError, StepParam};
 use super::geometry::{Viewport, saturate, snap, snap_unit_millis};
 use super::model::{RunLayout, Scene};
+use super::persist::Edits;
 use super::teach_state::{TeachAction, TeachState, is_teach_shortcut};
 
 /// Milliseconds one step lasts at 1× speed.
@@ -134,6 +135,21 @@ pub struct KeyInput {
     pub ctrl: bool,
     /// Focus is in a text field or a select: only Escape is ours.
     pub in_field: bool,
+    /// Focus is where text is typed (not a select or a range): Ctrl+Z is the field's own undo.
+    pub in_text: bool,
+}
+
+/// Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y (Cmd on macOS), outside text fields.
+fn history_action(k: &KeyInput) -> Option<Action> {
+    if !k.ctrl || k.alt || k.in_text {
+        return None;
+    }
+    match k.key.as_str() {
+        "z" | "Z" if k.shift => Some(Action::Redo),
+        "z" | "Z" => Some(Action::Undo),
+        "y" | "Y" if !k.shift => Some(Action::Redo),
+        _ => None,
+    }
 }
 
 /// The keys the app handles (the page does not scroll or click on them).
@@ -142,7 +158,7 @@ pub fn is_shortcut(k: &KeyInput) -> bool {
         return true;
     }
     if k.ctrl {
-        return false;
+        return history_action(k).is_some();
     }
     if k.in_field {
         return k.key == "Escape";
@@ -259,6 +275,12 @@ pub enum Action {
     DismissBanner(usize),
     ShowBanner(String),
     Key(KeyInput),
+    /// Back to the state before the last edit (`super::persist`).
+    Undo,
+    Redo,
+    DismissNotice,
+    /// The browser refused to store the autosave (why).
+    AutosaveFailed(String),
     /// Presets, modes, quiz, "why?", sharing and import (`super::teach_state`).
     Teach(TeachAction),
 }
@@ -303,6 +325,8 @@ pub struct AppState {
     pub revision: u64,
     /// The teaching layer: preset, mode, quiz, "why?" (kept across loads).
     pub teach: TeachState,
+    /// Undo history, notice, autosave status (`super::persist`; kept across loads).
+    pub edits: Edits,
 }
 
 impl AppState {
@@ -348,6 +372,7 @@ impl AppState {
             help_open: false,
             revision: 0,
             teach: TeachState::default(),
+            edits: Edits::default(),
         }
     }
 
@@ -359,10 +384,8 @@ impl AppState {
                 self.refresh_scene();
             }
             Ok(Fragment { scenario: None, step: None }) => {}
-            Err(e) => {
-                self.load(default_scenario(), None);
-                self.banners.push(format!("Could not open the link: {e}. Showing the default scenario instead."));
-            }
+            // The scenario on show stays (the default at start-up, the user's work later).
+            Err(e) => self.banners.push(format!("Could not open the link: {e}. Showing “{}” instead.", self.title())),
         }
     }
 
@@ -372,8 +395,13 @@ impl AppState {
         let box_px = self.box_px;
         let (panel_open, speed, two_d, tab) = (self.panel_open, self.speed, self.two_d, self.tab);
         let teach = std::mem::take(&mut self.teach);
+        let edits = self.edits.clone();
+        let revision = self.revision;
         *self = AppState::with_scenario(scenario, step, width);
         self.teach = teach;
+        self.edits = edits;
+        // Every load is a change the URL and the autosave follow.
+        self.revision = revision + 1;
         self.banners = banners;
         self.tab = tab;
         self.box_px = box_px;
@@ -401,7 +429,7 @@ impl AppState {
         self.scene = Rc::new(Scene::new(&self.scenario, &self.run, self.step));
     }
 
-    fn commit(&mut self) {
+    pub(super) fn commit(&mut self) {
         self.rerun();
         self.rescale();
         self.revision += 1;
@@ -474,9 +502,9 @@ impl AppState {
         v.into_iter().map(|(_, i)| i).collect()
     }
 
-    fn key_action(&self, k: &KeyInput) -> Option<Action> {
+    pub(super) fn key_action(&self, k: &KeyInput) -> Option<Action> {
         if k.ctrl {
-            return None;
+            return history_action(k);
         }
         if k.in_field {
             return (k.key == "Escape").then_some(if self.editor.is_some() {
@@ -515,8 +543,8 @@ impl AppState {
         })
     }
 
-    /// The reducer.
-    pub fn apply(&mut self, action: Action) {
+    /// The reducer, below [`AppState::apply`] (which records undo steps around it).
+    pub(super) fn apply_unrecorded(&mut self, action: Action) {
         // The teaching modes see every action first (lecture keys, the quiz's stops).
         let Some(action) = self.teach_before(action) else { return };
         self.apply_action(action);
@@ -696,6 +724,10 @@ impl AppState {
                     self.apply(a);
                 }
             }
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::DismissNotice => self.edits.notice = None,
+            Action::AutosaveFailed(e) => self.autosave_failed(e),
             Action::Teach(a) => self.apply_teach(a),
         }
     }
@@ -1040,7 +1072,7 @@ fn resolve_step(step: Option<StepParam>, scenario: &Scenario, run: &Run) -> usiz
     }
 }
 
-fn fit_viewport(layout: &RunLayout, width_px: f64) -> Viewport {
+pub(super) fn fit_viewport(layout: &RunLayout, width_px: f64) -> Viewport {
     match layout.time_range {
         Some((lo, hi)) => Viewport::fit(lo, hi, width_px),
         None => Viewport::fit(0, 60_000, width_px),
@@ -1088,6 +1120,7 @@ mod tests {
     #[test]
     fn dragging_an_element_moves_it_to_the_other_window() {
         let mut st = state(TUMBLING);
+        let revision = st.revision;
         st.viewport = Viewport::new(0.0, 120_000.0, 1200.0); // 100 ms/px: snap unit 1 s
         st.apply(Action::DragStart { what: DragStart::Element(0), px: 500.0, millis: 50_000.0 });
         st.apply(Action::DragMove { px: 650.0, millis: 65_432.0 });
@@ -1098,7 +1131,7 @@ mod tests {
         assert_eq!(fire_ids(&st), vec![]);
         st.apply(Action::Last);
         assert_eq!(fire_ids(&st), vec![(Some(60_000), vec![1, 2])]);
-        assert_eq!(st.revision, 1);
+        assert_eq!(st.revision, revision + 1, "one committed change: the drop");
     }
 
     /// The keyboard alone: select with `]`, move with →, across the boundary.

@@ -281,20 +281,34 @@ impl TeachState {
     }
 
     /// The fragment the address bar shows (without `#`): `preset=…&step=…` while the preset is
-    /// untouched, the compressed scenario otherwise.
+    /// untouched, the compressed scenario otherwise; then the mode and quiz.
     pub fn url_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
+        self.url_fragment_after(self.autosave_fragment(scenario, step, steps))
+    }
+
+    /// What the autosave keeps (without `#`): the address bar's fragment without the view (mode,
+    /// quiz), so that a reload restores the scenario, its preset and the step.
+    pub fn autosave_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
         let param = step_param(step, steps);
-        if let Some(p) = self.pristine_preset(scenario) {
-            let mut out = format!("preset={}&step={}", p.id, step_text(param));
-            if self.mode != Mode::Normal {
-                out.push_str(&format!("&mode={}", self.mode.as_str()));
+        match self.pristine_preset(scenario) {
+            Some(p) => format!("preset={}&step={}", p.id, step_text(param)),
+            None => {
+                let preset = self.preset.as_ref().map(|p| format!("&preset={}", p.id)).unwrap_or_default();
+                format!("{}{preset}", fragment::encode_z(scenario, param))
             }
-            if self.quiz.is_some() {
-                out.push_str("&quiz=1");
-            }
-            return out;
         }
-        format!("{}{}", fragment::encode_z(scenario, param), self.link_params())
+    }
+
+    /// The address bar's fragment from the autosave's: plus the mode and quiz.
+    pub fn url_fragment_after(&self, autosave_fragment: String) -> String {
+        let mut out = autosave_fragment;
+        if self.mode != Mode::Normal {
+            out.push_str(&format!("&mode={}", self.mode.as_str()));
+        }
+        if self.quiz.is_some() {
+            out.push_str("&quiz=1");
+        }
+        out
     }
 
     /// The share link's fragment (without `#`): always the compressed scenario (`z=`), so the
@@ -548,7 +562,7 @@ impl AppState {
         self.playing = false;
     }
 
-    fn load_preset(&mut self, p: &Preset, step: Option<StepParam>) {
+    pub(super) fn load_preset(&mut self, p: &Preset, step: Option<StepParam>) {
         let step = step.unwrap_or(StepParam::At(p.default_step));
         self.apply(Action::Load { scenario: Box::new(p.scenario.clone()), step: Some(step), banner: None });
         self.teach.values = p.value_format;
@@ -556,24 +570,26 @@ impl AppState {
         self.teach_after();
     }
 
-    fn open_hash(&mut self, hash: &str) {
+    pub(super) fn open_hash(&mut self, hash: &str) {
         let params = parse_params(hash);
         let parsed = fragment::parse(hash);
         let (has_scenario, step) = match &parsed {
             Ok(f) => (f.scenario.is_some(), f.step),
             Err(_) => (true, None),
         };
+        // A broken link changes nothing: the scenario on show keeps its preset too.
+        let opens = parsed.as_ref().is_ok_and(|f| f.scenario.is_some());
         let preset = params.preset.as_deref().map(|id| (id, teach::presets::by_id(id)));
         match &preset {
             Some((_, Some(p))) if !has_scenario => self.load_preset(p, step),
             _ => {
-                if has_scenario {
+                if opens {
                     self.teach.preset = None;
                     self.teach.values = ValueFormat::Plain;
                 }
                 self.apply(Action::Fragment(Box::new(parsed)));
                 // A copied link: the scenario as edited, with the preset's title and units.
-                if let Some((_, Some(p))) = &preset {
+                if opens && let Some((_, Some(p))) = &preset {
                     self.teach.values = p.value_format;
                     self.teach.preset = Some(Rc::new(PresetInfo::from(p)));
                 }
