@@ -27,6 +27,10 @@ pub mod limits {
     pub const MAX_KEYS: usize = 1_000;
     /// Windows one element may be assigned to (`ceil(size / slide)` for sliding windows).
     pub const MAX_WINDOWS_PER_ELEMENT: i64 = 10_000;
+    /// Element-window assignments in one run (elements × windows per element): the trace the UI
+    /// keeps grows with it (≈ 150 MB at this limit) and a re-run in the browser takes about a
+    /// second.
+    pub const MAX_ASSIGNMENTS: i64 = 1_000_000;
     /// Characters in a key.
     pub const MAX_KEY_CHARS: usize = 200;
     /// Source partitions.
@@ -881,6 +885,23 @@ impl Scenario {
                 ),
             ));
         }
+        if let AssignerSpec::Sliding { size, slide, .. } | AssignerSpec::SlidingProcessing { size, slide, .. } =
+            self.assigner
+            && slide > 0
+            && size > 0
+        {
+            let per_element = (size / slide) + i64::from(size % slide != 0);
+            let elements = self.elements().count() as i64;
+            if elements.saturating_mul(per_element) > limits::MAX_ASSIGNMENTS {
+                return Err(ScenarioError::new(
+                    "assigner.slide",
+                    format!(
+                        "{elements} elements × {per_element} windows each (size {size} / slide {slide}) is more than {} element-window assignments, Tidemark's limit; use a larger slide or fewer elements",
+                        limits::MAX_ASSIGNMENTS
+                    ),
+                ));
+            }
+        }
         if let Some(n) = self.source.partitions
             && let Some((i, e)) = self.elements().enumerate().find(|(_, e)| e.partition >= n)
         {
@@ -1185,5 +1206,27 @@ mod tests {
             err(text)
                 .starts_with("assigner.slide: size 100000 / slide 1 puts every element into more than 10000 windows")
         );
+    }
+
+    /// Many elements times many windows each: refused as a whole, naming both numbers.
+    #[test]
+    fn total_assignments_are_limited() {
+        let scenario = |n: usize, kind: &str| {
+            let items: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"kind": "element", "id": {i}, "key": "a", "ts": {i}, "value": 1}}"#))
+                .collect();
+            format!(
+                r#"{{"assigner": {{"kind": "{kind}", "size": 10000, "slide": 1}}, "input": [{}]}}"#,
+                items.join(",")
+            )
+        };
+        // 100 × 10,000 = the limit exactly: accepted.
+        assert!(Scenario::from_json_str(&scenario(100, "sliding")).is_ok());
+        for kind in ["sliding", "sliding_processing"] {
+            assert_eq!(
+                err(&scenario(101, kind)),
+                "assigner.slide: 101 elements × 10000 windows each (size 10000 / slide 1) is more than 1000000 element-window assignments, Tidemark's limit; use a larger slide or fewer elements"
+            );
+        }
     }
 }
