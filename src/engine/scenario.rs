@@ -889,6 +889,8 @@ impl Scenario {
             self.assigner
             && slide > 0
             && size > 0
+            // As above: beyond 10^7 Flink's own rejection is the answer.
+            && size / slide <= 10_000_000
         {
             let per_element = (size / slide) + i64::from(size % slide != 0);
             let elements = self.elements().count() as i64;
