@@ -117,7 +117,9 @@ test('a whole session under the CSP: no violation, no request leaves the origin'
   }
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'CSP violations');
   assert.deepEqual(leaving(app.requests, app.origin), [], 'requests that left the origin');
-  assert.ok(app.requests.some((u) => u.endsWith('.wasm')), 'the .wasm request was not seen');
+  assert.ok(app.requests.some((u) => /tidemark-web-[0-9a-f]+_bg\.wasm$/.test(u)), 'the main .wasm request was not seen');
+  // The Code and Charts tabs loaded the second module, from the same origin.
+  assert.ok(app.requests.some((u) => /tidemark-extras-[0-9a-f]+_bg\.wasm$/.test(u)), 'the extras .wasm request was not seen');
   assert.deepEqual(app.consoleErrors, []);
   assert.deepEqual(app.pageErrors, []);
 });

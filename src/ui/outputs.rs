@@ -8,13 +8,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::codegen::{self, Dialect};
+use crate::codegen::Dialect;
 use crate::engine::trace::FiringKind;
 use crate::engine::{Run, Scenario, Window};
 use crate::sinks::{Amount, ChangeKind, Downstream, ResultRow, ResultValue, SinkTotals};
 use crate::teach::{ValueFormat, format};
 
 use super::export;
+use super::extras::{use_extras, use_scenario_json};
 use super::state::{Action, AppState};
 use super::teach_state::TeachAction;
 
@@ -375,19 +376,45 @@ fn side_output(d: &Downstream, step: usize, s: &AppState, values: ValueFormat) -
     }
 }
 
-/// The Code tab: the Flink program for the scenario, in three dialects, with copy buttons.
+/// The Code tab: the Flink program for the scenario, in three dialects, with copy buttons. The
+/// generators are in the lazily loaded extras module ([`super::extras`]): until it is there the tab
+/// says so, and `code-text` appears with the program.
 #[component]
 pub fn CodePanel(props: &OutputsProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
     let dialect = s.teach.dialect.unwrap_or(Dialect::Java);
-    let program = use_memo((RunRef(s.scenario.clone(), s.run.clone()), dialect), |(r, d)| codegen::generate(&r.0, *d));
+    let json = use_scenario_json(&s.scenario);
+    let extras = use_extras();
+    let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
+    let program = use_memo((json, dialect, ready), |(json, d, x)| x.as_ref().map(|x| x.generate(&json.0, *d)));
     let tab = |d: Dialect| {
         let state = state.clone();
         html! {
             <button class={classes!("tab", (d == dialect).then_some("active"))} role="tab" aria-selected={(d == dialect).to_string()}
                     data-testid={format!("code-tab-{}", d.id())}
                     onclick={Callback::from(move |_| state.dispatch(Action::Teach(TeachAction::SetDialect(d))))}>{ d.label() }</button>
+        }
+    };
+    let tabs: Html = Dialect::ALL.iter().map(|d| tab(*d)).collect();
+    let program = match (&*program, extras.as_ref()) {
+        (Some(Ok(p)), _) => p.clone(),
+        (Some(Err(e)), _) | (None, Some(Err(e))) => {
+            let e = e.clone();
+            return html! {
+                <div class="code-panel" data-testid="code-panel">
+                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <p class="field-error" role="alert" data-testid="code-error">{ format!("The Flink program could not be generated: {e}") }</p>
+                </div>
+            };
+        }
+        (None, _) => {
+            return html! {
+                <div class="code-panel" data-testid="code-panel">
+                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <p class="muted" data-testid="code-loading">{ "Loading the code generator…" }</p>
+                </div>
+            };
         }
     };
     let copy = {
@@ -418,7 +445,7 @@ pub fn CodePanel(props: &OutputsProps) -> Html {
     html! {
         <div class="code-panel" data-testid="code-panel">
             <div class="tabs sub-tabs" role="tablist">
-                { for Dialect::ALL.iter().map(|d| tab(*d)) }
+                { tabs }
                 <span class="spacer" />
                 <button data-testid="copy-code" onclick={copy} title="Copy the program">{ "Copy" }</button>
                 <button data-testid="save-code" onclick={save} title={format!("Save as {}", program.file_name)}>{ "Save" }</button>
@@ -433,7 +460,7 @@ pub fn CodePanel(props: &OutputsProps) -> Html {
                     { for program.caveats.iter().map(|c| html! { <li>{ c.clone() }</li> }) }
                 </ul>
             }
-            <pre class="code" data-testid="code-text" data-dialect={dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
+            <pre class="code" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
         </div>
     }
 }
