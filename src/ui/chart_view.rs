@@ -15,7 +15,7 @@ use super::charts::{
     ChartStyle, LagChart, PartitionChart, ResultsChart, StateChart, draw_lag, draw_partitions, draw_results, draw_state,
 };
 use super::extras::{ScenarioJson, use_extras, use_scenario_json};
-use super::outputs::{OutputsProps, use_downstream};
+use super::outputs::OutputsProps;
 use super::state::AppState;
 use super::teach_state::Mode;
 use crate::sinks::Downstream;
@@ -100,8 +100,11 @@ impl ChartKind {
 #[component]
 pub fn ChartsPanel(props: &OutputsProps) -> Html {
     let s: &AppState = &props.state;
-    let partitions = use_downstream(s).partitions().is_interesting();
     let scenario = use_scenario_json(&s.scenario);
+    // The partitions chart only where it has something to show (asked of the extras module).
+    let extras = use_extras().and_then(Result::ok);
+    let partitions =
+        *use_memo((scenario.clone(), extras), |(json, x)| x.as_ref().is_some_and(|x| x.has_partitions_chart(&json.0)));
     let lecture = s.teach.mode == Mode::Lecture;
     let chart = |kind: ChartKind| {
         html! {

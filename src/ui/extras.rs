@@ -1,14 +1,16 @@
-//! The Code and Charts tabs' heavy parts, loaded on demand: the Flink program generators
-//! ([`crate::codegen`], with their templates) and the charts' drawing (plotters) are compiled into a
-//! second wasm module, `tidemark-extras` (`src/extras.rs`), so that the page's main `.wasm` stays
-//! under its size budget (README, Release size). The first time the Code or Charts tab opens, its
-//! glue is imported from the same origin (its hashed name is in the loader script's `data-extras`
-//! attribute, written by `scripts/trunk-post-build.mjs`); the module then gets the scenario as JSON
-//! and re-runs the engine itself, so what it shows is exactly what the main module would have.
+//! The Sinks, Charts and Code tabs, loaded on demand: what downstream sees ([`crate::sinks`] and
+//! [`super::outputs::SinksView`]), the charts' drawing (plotters) and the Flink program generators
+//! ([`crate::codegen`], with their templates) are compiled into a second wasm module,
+//! `tidemark-extras` (`src/extras.rs`), so that the page's main `.wasm` stays under its size budget
+//! (README, Release size). The first time one of those tabs opens, its glue is imported from the
+//! same origin (its hashed name is in the loader script's `data-extras` attribute, written by
+//! `scripts/trunk-post-build.mjs`); the module then gets the scenario as JSON and re-runs the engine
+//! itself, so what it shows is exactly what the main module would have.
 //!
 //! ```text
-//!  CodePanel ──use_extras──▶ import(tidemark-extras-….js) ──▶ generate_program(scenario JSON, dialect)
-//!  ChartCanvas ────────────▶        (once per page)        ──▶ draw_chart(canvas, kind, scenario JSON, step, …)
+//!  SinksPanel ──use_extras──▶ import(tidemark-extras-….js) ──▶ render_sinks(host, scenario JSON, step, units)
+//!  ChartCanvas ─────────────▶        (once per page)        ──▶ draw_chart(canvas, kind, scenario JSON, step, …)
+//!  CodePanel ───────────────▶                               ──▶ generate_program(scenario JSON, dialect)
 //! ```
 
 use std::cell::RefCell;
@@ -84,6 +86,24 @@ impl Extras {
             .map(|a| a.iter().filter_map(|c| c.as_string()).collect())
             .unwrap_or_default();
         Ok(Program { dialect, file_name: text("file_name"), text: text("text"), caveats })
+    }
+
+    /// Renders (or updates) [`super::outputs::SinksView`] for the scenario at `step` inside `host`,
+    /// as a Yew root of the extras module.
+    pub fn render_sinks(
+        &self,
+        host: &web_sys::Element,
+        scenario_json: &str,
+        step: usize,
+        values: ValueFormat,
+    ) -> Result<(), String> {
+        let args = Array::of4(host, &scenario_json.into(), &(step as f64).into(), &values.as_str().into());
+        self.call("render_sinks", &args).map(|_| ())
+    }
+
+    /// Whether the scenario has a partitions chart (several source partitions, or idleness).
+    pub fn has_partitions_chart(&self, scenario_json: &str) -> bool {
+        self.call("has_partitions_chart", &Array::of1(&scenario_json.into())).is_ok_and(|v| v.is_truthy())
     }
 
     /// Draws chart `kind` (`state`, `lag`, `results`, `partitions`) of the scenario at `playhead` on
