@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const DIST_DIR = join(REPO_ROOT, 'dist');
@@ -170,4 +171,19 @@ export async function dragBy(page, locator, dx, dy, { steps = 10 } = {}) {
   await page.mouse.move(x + dx, y + dy, { steps });
   await page.mouse.up();
   return { x, y };
+}
+
+/**
+ * Waits until `predicate()` (run in the test, polled once per animation frame of `page`) resolves to
+ * `true`; fails with `what` and the last value seen after `timeout` ms.
+ */
+export async function until(page, what, predicate, timeout = 8000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    last = await predicate();
+    if (last === true) return;
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
+  }
+  assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
 }

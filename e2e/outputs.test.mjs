@@ -4,18 +4,7 @@
 // redrawn when the playhead moves, and the code tab.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './harness.mjs';
-
-async function until(page, what, predicate, timeout = 8000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await predicate();
-    if (last === true) return;
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-  }
-  assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
-}
+import { openApp, until } from './harness.mjs';
 
 const total = async (page, sink) => {
   const el = page.locator(`[data-testid="sink-${sink}-total"]`);

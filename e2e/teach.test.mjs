@@ -6,19 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { VIEWPORTS, openApp, openPage } from './harness.mjs';
-
-/** Waits until `predicate(page)` (run in the test, polling per animation frame) holds. */
-async function until(page, what, predicate, timeout = 8000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await predicate();
-    if (last === true) return;
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-  }
-  assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
-}
+import { VIEWPORTS, openApp, openPage, until } from './harness.mjs';
 
 const step = (page) => page.locator('[data-testid="playhead"]').getAttribute('data-step');
 

@@ -1,11 +1,13 @@
-// Re-running the engine and rendering after a drag, with 500 elements: measured in the browser
-// with the Performance API while the real mouse drags one element for 2 s.
+// Re-running the engine and rendering after a drag, with 500 and with 2,000 elements: measured in
+// the browser with the Performance API while the real mouse drags one element for 2 s.
 //
 // Two figures per frame: the work a pointer move causes (event -> reducer -> engine run over the
 // whole scenario -> DOM updated, from a capture listener to a bubble listener on window, which
 // Yew's delegated handler and its render microtask run between), and the frame interval seen by
-// requestAnimationFrame (which adds style, layout and paint). Printed as JSON; the test fails when
-// the p95 frame interval exceeds the 16 ms budget by a wide margin (shared, noisy CI machines).
+// requestAnimationFrame (which adds style, layout and paint), plus the long tasks (> 50 ms) the
+// browser reports. Printed as JSON (`timeline perf: {...}`, read by scripts/bench). At 500 elements
+// the test fails when the p95 frame interval exceeds the 16 ms budget by a wide margin (shared, noisy
+// CI machines); at 2,000 it asserts only that the app keeps up and keeps working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './harness.mjs';
@@ -26,7 +28,7 @@ function scenario(n) {
     }
   }
   return {
-    name: 'perf_500',
+    name: `perf_${n}`,
     assigner: { kind: 'tumbling', size: 10000 },
     allowed_lateness: 5000,
     watermarks: { kind: 'explicit' },
@@ -39,17 +41,21 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-test('dragging with 500 elements: engine re-run + render per frame, measured with the Performance API', async (t) => {
-  const sc = scenario(500);
+for (const n of [500, 2000]) {
+test(`dragging with ${n} elements: engine re-run + render per frame, measured with the Performance API`, async (t) => {
+  const sc = scenario(n);
   const hash = `#scenario=${Buffer.from(JSON.stringify(sc)).toString('base64url')}&step=${sc.input.length}`;
   const app = await openApp({ path: hash, viewport: { width: 1920, height: 1080 } });
   t.after(() => app.close());
   const { page } = app;
-  assert.equal(await page.locator('[data-testid="element"]').count(), 500);
+  assert.equal(await page.locator('[data-testid="element"]').count(), n);
 
   await page.evaluate(() => {
-    const m = { work: [], frames: [], moves: 0, on: false, t0: 0 };
+    const m = { work: [], frames: [], longTasks: [], moves: 0, on: false, t0: 0 };
     window.__perf = m;
+    new PerformanceObserver((list) => {
+      if (m.on) for (const e of list.getEntries()) m.longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
     window.addEventListener('pointermove', () => {
       if (m.on) m.t0 = performance.now();
     }, { capture: true });
@@ -67,7 +73,9 @@ test('dragging with 500 elements: engine re-run + render per frame, measured wit
     requestAnimationFrame(loop);
   });
 
-  const marble = page.locator('[data-testid="element"][data-id="250"]');
+  const marble = page.locator(`[data-testid="element"][data-id="${n / 2}"]`);
+  const allTs = () => page.locator('[data-testid="element"]').evaluateAll((e) => e.map((x) => x.dataset.ts).join());
+  const tsBefore = await allTs();
   const box = await marble.boundingBox();
   const x0 = box.x + box.width / 2;
   const y0 = box.y + box.height / 2;
@@ -91,16 +99,28 @@ test('dragging with 500 elements: engine re-run + render per frame, measured wit
   const m = await page.evaluate(() => window.__perf);
   const r = (v) => Math.round(v * 100) / 100;
   const result = {
-    elements: 500,
+    elements: n,
     pointerMoves: m.moves,
     frames: m.frames.length,
     workMs: { p50: r(pct(m.work, 50)), p95: r(pct(m.work, 95)), max: r(Math.max(...m.work)) },
     frameMs: { p50: r(pct(m.frames, 50)), p95: r(pct(m.frames, 95)), max: r(Math.max(...m.frames)) },
+    longTasks: { count: m.longTasks.length, totalMs: r(m.longTasks.reduce((a, b) => a + b, 0)) },
   };
   console.log(`timeline perf: ${JSON.stringify(result)}`);
   // Playwright waits for each move to be handled, so a loaded machine delivers fewer moves.
-  assert.ok(m.moves > 15, `too few pointer moves measured (${m.moves})`);
-  assert.ok(result.workMs.p50 < 16, `engine re-run + render p50 ${result.workMs.p50} ms`);
-  assert.ok(result.frameMs.p95 < 50, `frame p95 ${result.frameMs.p95} ms`);
+  if (n === 500) {
+    assert.ok(m.moves > 15, `too few pointer moves measured (${m.moves})`);
+    assert.ok(result.workMs.p50 < 16, `engine re-run + render p50 ${result.workMs.p50} ms`);
+    assert.ok(result.frameMs.p95 < 50, `frame p95 ${result.frameMs.p95} ms`);
+  } else {
+    // Sanity only: the drag was followed and the page stayed responsive.
+    assert.ok(m.moves > 3, `too few pointer moves measured (${m.moves})`);
+    assert.ok(result.frameMs.p50 < 1000, `frame p50 ${result.frameMs.p50} ms`);
+  }
+  // The app still works: the drag moved an element (at 2,000 the one under the pointer may be a
+  // neighbour drawn over it), all elements are there.
+  assert.notEqual(await allTs(), tsBefore);
+  assert.equal(await page.locator('[data-testid="element"]').count(), n);
   assert.deepEqual(app.pageErrors, []);
 });
+}

@@ -29,6 +29,7 @@ pub mod format;
 pub mod narrate;
 pub mod presets;
 pub mod quiz;
+pub mod sort;
 pub mod why;
 
 pub use format::ValueFormat;

@@ -952,7 +952,7 @@ impl Context<'_> {
             many => {
                 let refs: Vec<&FiringFact> = many.iter().collect();
                 let mut windows: Vec<(KeyId, Window)> = many.iter().map(|f| (f.key, f.window)).collect();
-                windows.sort();
+                super::sort::stable(&mut windows);
                 windows.dedup();
                 let kinds = self.kind_counts(&refs);
                 parts.push(match windows.as_slice() {
@@ -1032,7 +1032,7 @@ impl Context<'_> {
 /// Merged sessions by start (the engine keeps Flink's hash-set order, which reads randomly).
 pub(crate) fn sorted(windows: &[crate::engine::TimeWindow]) -> Vec<crate::engine::TimeWindow> {
     let mut v = windows.to_vec();
-    v.sort();
+    super::sort::stable(&mut v);
     v
 }
 

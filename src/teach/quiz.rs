@@ -109,7 +109,7 @@ impl Question {
                     _ => Vec::new(),
                 })
                 .collect();
-            windows.sort();
+            super::sort::stable(&mut windows);
             windows.dedup();
             Answer::Windows(windows)
         } else {
@@ -164,9 +164,9 @@ pub fn questions(scenario: &Scenario, run: &Run) -> Vec<Question> {
 
 fn same_windows(a: &[WindowRef], b: &[WindowRef]) -> bool {
     let (mut a, mut b) = (a.to_vec(), b.to_vec());
-    a.sort();
+    super::sort::stable(&mut a);
     a.dedup();
-    b.sort();
+    super::sort::stable(&mut b);
     b.dedup();
     a == b
 }
@@ -321,9 +321,9 @@ impl Context<'_> {
             facts.timer_firings.iter().map(|f| WindowRef { key: f.key, window: f.window }).collect();
         candidates.extend(fired.iter().copied());
         candidates.retain(|c| !merged_away(c) || fired.contains(c));
-        candidates.sort_by_key(|c| (c.window.max_timestamp(), c.key, c.window));
+        super::sort::stable_by_key(&mut candidates, |c| (c.window.max_timestamp(), c.key, c.window));
         candidates.dedup();
-        fired.sort();
+        super::sort::stable(&mut fired);
         fired.dedup();
         if candidates.is_empty() {
             return None;
@@ -377,7 +377,7 @@ impl Context<'_> {
             let right = fired.len();
             let total = candidates.len();
             let mut counts = vec![0, 1, right, total / 2, total];
-            counts.sort_unstable();
+            super::sort::stable(&mut counts);
             counts.dedup();
             let options = counts
                 .into_iter()

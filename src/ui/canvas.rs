@@ -659,7 +659,7 @@ fn marbles(s: &AppState) -> Html {
         })
         .collect();
     let mut order: Vec<usize> = (0..placed.len()).collect();
-    order.sort_by(|a, b| {
+    crate::teach::sort::stable_by(&mut order, |a, b| {
         let (pa, pb) = (placed[*a], placed[*b]);
         pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
     });

@@ -1,9 +1,8 @@
 //! The Charts tab: each chart of [`super::charts`] on its own `<canvas>`, drawn by plotters
 //! through plotters-canvas after every render that changes its data, the playhead, its width
 //! (a `ResizeObserver` on its box) or the mode. Drawing is a side effect of rendering only;
-//! nothing here changes the app's state.
-
-use std::rc::Rc;
+//! nothing here changes the app's state. The drawing itself ([`draw_chart`], plotters) runs in the
+//! lazily loaded extras module ([`super::extras`]), which re-runs the scenario it is given.
 
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
@@ -15,9 +14,11 @@ use yew::prelude::*;
 use super::charts::{
     ChartStyle, LagChart, PartitionChart, ResultsChart, StateChart, draw_lag, draw_partitions, draw_results, draw_state,
 };
-use super::outputs::{DownstreamRef, OutputsProps, use_downstream};
+use super::extras::{ScenarioJson, use_extras, use_scenario_json};
+use super::outputs::OutputsProps;
 use super::state::AppState;
 use super::teach_state::Mode;
+use crate::sinks::Downstream;
 use crate::teach::ValueFormat;
 
 /// The three charts' data for one run.
@@ -29,12 +30,40 @@ pub struct ChartsData {
     pub partitions: Option<PartitionChart>,
 }
 
-#[derive(Clone)]
-pub struct ChartsRef(pub Rc<ChartsData>);
+impl ChartsData {
+    pub fn new(d: &Downstream) -> ChartsData {
+        ChartsData {
+            state: StateChart::new(d),
+            lag: LagChart::new(d),
+            results: ResultsChart::new(d),
+            partitions: PartitionChart::new(d),
+        }
+    }
+}
 
-impl PartialEq for ChartsRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+/// Draws chart `kind` of `data` at `playhead` on `canvas` (its size already set), for the extras module.
+pub fn draw_chart(
+    canvas: HtmlCanvasElement,
+    kind: ChartKind,
+    data: &ChartsData,
+    playhead: usize,
+    values: ValueFormat,
+    lecture: bool,
+    dpr: f64,
+) -> Result<(), String> {
+    let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        return Err("no 2d context".to_string());
+    };
+    let area = backend.into_drawing_area();
+    let style = ChartStyle { scale: dpr * if lecture { 1.45 } else { 1.0 }, high_contrast: lecture };
+    match kind {
+        ChartKind::State => draw_state(&area, &data.state, playhead, &style),
+        ChartKind::Lag => draw_lag(&area, &data.lag, playhead, &style),
+        ChartKind::Results => draw_results(&area, &data.results, playhead, values, &style),
+        ChartKind::Partitions => match &data.partitions {
+            Some(p) => draw_partitions(&area, p, playhead, &style),
+            None => Ok(()),
+        },
     }
 }
 
@@ -47,7 +76,9 @@ pub enum ChartKind {
 }
 
 impl ChartKind {
-    fn id(&self) -> &'static str {
+    pub const ALL: [ChartKind; 4] = [ChartKind::State, ChartKind::Lag, ChartKind::Results, ChartKind::Partitions];
+
+    pub fn id(&self) -> &'static str {
         match self {
             ChartKind::State => "state",
             ChartKind::Lag => "lag",
@@ -69,17 +100,15 @@ impl ChartKind {
 #[component]
 pub fn ChartsPanel(props: &OutputsProps) -> Html {
     let s: &AppState = &props.state;
-    let d = use_downstream(s);
-    let data = use_memo(DownstreamRef(d), |d| ChartsData {
-        state: StateChart::new(&d.0),
-        lag: LagChart::new(&d.0),
-        results: ResultsChart::new(&d.0),
-        partitions: PartitionChart::new(&d.0),
-    });
+    let scenario = use_scenario_json(&s.scenario);
+    // The partitions chart only where it has something to show (asked of the extras module).
+    let extras = use_extras().and_then(Result::ok);
+    let partitions =
+        *use_memo((scenario.clone(), extras), |(json, x)| x.as_ref().is_some_and(|x| x.has_partitions_chart(&json.0)));
     let lecture = s.teach.mode == Mode::Lecture;
     let chart = |kind: ChartKind| {
         html! {
-            <ChartCanvas {kind} data={ChartsRef(data.clone())} playhead={s.step} values={s.teach.values} {lecture} />
+            <ChartCanvas {kind} scenario={scenario.clone()} playhead={s.step} values={s.teach.values} {lecture} />
         }
     };
     html! {
@@ -87,7 +116,7 @@ pub fn ChartsPanel(props: &OutputsProps) -> Html {
             { chart(ChartKind::State) }
             { chart(ChartKind::Lag) }
             { chart(ChartKind::Results) }
-            if data.partitions.is_some() {
+            if partitions {
                 { chart(ChartKind::Partitions) }
             }
         </div>
@@ -97,7 +126,7 @@ pub fn ChartsPanel(props: &OutputsProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ChartCanvasProps {
     pub kind: ChartKind,
-    pub data: ChartsRef,
+    pub scenario: ScenarioJson,
     pub playhead: usize,
     pub values: ValueFormat,
     pub lecture: bool,
@@ -150,33 +179,25 @@ pub fn ChartCanvas(p: &ChartCanvasProps) -> Html {
     };
     let dpr = device_pixel_ratio();
     let drawn = use_state(|| None::<Result<usize, String>>);
+    let extras = use_extras();
+    if let Some(Err(e)) = &extras
+        && drawn.is_none()
+    {
+        drawn.set(Some(Err(format!("the chart module could not be loaded: {e}"))));
+    }
+    let ready = extras.and_then(Result::ok);
     {
         let canvas_ref = canvas_ref.clone();
-        let (kind, data, playhead, values, lecture) = (p.kind, p.data.clone(), p.playhead, p.values, p.lecture);
+        let (kind, scenario, playhead, values, lecture) = (p.kind, p.scenario.clone(), p.playhead, p.values, p.lecture);
         let drawn = drawn.clone();
-        use_effect_with((kind, data.clone(), playhead, values, lecture, w, h), move |_| {
+        use_effect_with((kind, scenario.clone(), playhead, values, lecture, w, h, ready), move |(.., ready)| {
             if w > 0
                 && let Some(canvas) = canvas_ref.cast::<HtmlCanvasElement>()
+                && let Some(extras) = ready
             {
                 canvas.set_width((f64::from(w) * dpr).round() as u32);
                 canvas.set_height((f64::from(h) * dpr).round() as u32);
-                let result = match CanvasBackend::with_canvas_object(canvas) {
-                    None => Err("no 2d context".to_string()),
-                    Some(backend) => {
-                        let area = backend.into_drawing_area();
-                        let style =
-                            ChartStyle { scale: dpr * if lecture { 1.45 } else { 1.0 }, high_contrast: lecture };
-                        match kind {
-                            ChartKind::State => draw_state(&area, &data.0.state, playhead, &style),
-                            ChartKind::Lag => draw_lag(&area, &data.0.lag, playhead, &style),
-                            ChartKind::Results => draw_results(&area, &data.0.results, playhead, values, &style),
-                            ChartKind::Partitions => match &data.0.partitions {
-                                Some(p) => draw_partitions(&area, p, playhead, &style),
-                                None => Ok(()),
-                            },
-                        }
-                    }
-                };
+                let result = extras.draw_chart(&canvas, kind.id(), &scenario.0, playhead, values, lecture, dpr);
                 let outcome = result.map(|()| playhead);
                 if *drawn != Some(outcome.clone()) {
                     drawn.set(Some(outcome));

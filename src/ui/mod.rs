@@ -20,6 +20,7 @@ pub mod teach_state;
 pub mod chart_view;
 pub mod charts;
 pub mod export;
+pub mod extras;
 pub mod outputs;
 pub mod teach_view;
 

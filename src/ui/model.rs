@@ -126,7 +126,7 @@ impl RunLayout {
         let mut rows = BTreeMap::new();
         let mut rows_of_lane = vec![1u16; keys.len()];
         for (key, mut windows) in per_key {
-            windows.sort();
+            crate::teach::sort::stable(&mut windows);
             windows.dedup();
             // Sessions never overlap while live: one row, merged ones drawn over it. Other
             // assigners: greedy packing in start order, so sliding copies stack.

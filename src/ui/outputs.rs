@@ -2,37 +2,24 @@
 //! side by side (append-only, upsert by (key, window_end), the Flink SQL changelog) each
 //! against the correct answer, the late side output with `numLateRecordsDropped`, and the
 //! Flink program in three dialects. Everything is read from [`crate::sinks::Downstream`] and
-//! [`crate::codegen`]; the components only lay it out.
+//! [`crate::codegen`]; the components only lay it out. The sinks' view ([`SinksView`]), the charts'
+//! drawing and the program generators run in the lazily loaded second module ([`super::extras`]);
+//! the panels here hand it the scenario and the playhead.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::codegen::{self, Dialect};
+use crate::codegen::Dialect;
+use crate::engine::Window;
 use crate::engine::trace::FiringKind;
-use crate::engine::{Run, Scenario, Window};
 use crate::sinks::{Amount, ChangeKind, Downstream, ResultRow, ResultValue, SinkTotals};
 use crate::teach::{ValueFormat, format};
 
 use super::export;
+use super::extras::{use_extras, use_scenario_json};
 use super::state::{Action, AppState};
 use super::teach_state::TeachAction;
-
-/// A run, compared by identity: the memo key of everything derived from it.
-#[derive(Clone)]
-pub struct RunRef(pub Rc<Scenario>, pub Rc<Run>);
-
-impl PartialEq for RunRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) && Rc::ptr_eq(&self.1, &other.1)
-    }
-}
-
-/// The downstream view of the state's run, computed once per run.
-#[hook]
-pub fn use_downstream(state: &AppState) -> Rc<Downstream> {
-    use_memo(RunRef(state.scenario.clone(), state.run.clone()), |r| Downstream::new(&r.0, &r.1))
-}
 
 /// An amount of the sinks' column in the scenario's unit (`$8.41`); counts stay plain.
 pub fn amount_text(a: Amount, column: &str, values: ValueFormat) -> String {
@@ -126,31 +113,78 @@ pub struct OutputsProps {
     pub state: UseReducerHandle<AppState>,
 }
 
-/// The Sinks tab: main output, the three sinks, the side output.
+/// The Sinks tab. [`SinksView`] is drawn by the lazily loaded extras module ([`super::extras`]),
+/// as a Yew root of its own inside this panel's host element: it re-runs the scenario (given as
+/// JSON) and follows the playhead and the preset's units, which this panel hands it on every change.
 #[component]
 pub fn SinksPanel(props: &OutputsProps) -> Html {
     let s: &AppState = &props.state;
-    let d = use_downstream(s);
-    let step = s.step;
-    let values = s.teach.values;
+    let (step, values) = (s.step, s.teach.values);
+    let json = use_scenario_json(&s.scenario);
+    let extras = use_extras();
+    let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
+    let host = use_node_ref();
+    let failed = use_state(|| None::<String>);
+    {
+        let (host, failed) = (host.clone(), failed.clone());
+        use_effect_with((json, step, values, ready), move |(json, step, values, ready)| {
+            if let Some(x) = ready
+                && let Some(el) = host.cast::<web_sys::Element>()
+            {
+                let outcome = x.render_sinks(&el, &json.0, *step, *values).err();
+                if *failed != outcome {
+                    failed.set(outcome);
+                }
+            }
+        });
+    }
+    let error = match (&extras, &*failed) {
+        (Some(Err(e)), _) | (_, Some(e)) => Some(e.clone()),
+        _ => None,
+    };
+    html! {
+        <>
+            if extras.is_none() {
+                <p class="loading" data-testid="sinks-loading">{ "Loading the sinks…" }</p>
+            }
+            if let Some(e) = error {
+                <p class="field-error" role="alert" data-testid="sinks-error">{ format!("The sinks could not be shown: {e}") }</p>
+            }
+            <div class="sinks-host" ref={host} />
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SinksViewProps {
+    pub downstream: DownstreamRef,
+    pub step: usize,
+    pub values: ValueFormat,
+}
+
+/// The Sinks tab's content: main output, the three sinks, the side output, at `step`.
+#[component]
+pub fn SinksView(p: &SinksViewProps) -> Html {
+    let d = &p.downstream.0;
+    let (step, values) = (p.step, p.values);
     let totals = d.totals_at(step);
     html! {
         <div class="sinks-panel" data-testid="sinks-panel" data-step={step.to_string()}>
             if let Some(e) = d.error() {
                 <p class="field-error" role="alert">{ format!("Flink would fail ({} phase): {}: {}", e.phase, e.class, e.message) }</p>
             }
-            <MainOutput state={props.state.clone()} downstream={DownstreamRef(d.clone())} />
+            <MainOutput downstream={p.downstream.clone()} {step} {values} />
             <h3 class="sinks-title">{ format!("Sinks at step {step}: what each one bills") }</h3>
             <div class="sinks">
-                { append_sink(&d, step, values, &totals) }
-                { upsert_sink(&d, step, values, &totals) }
-                { changelog_sink(&d, step, values, &totals) }
+                { append_sink(d, step, values, &totals) }
+                { upsert_sink(d, step, values, &totals) }
+                { changelog_sink(d, step, values, &totals) }
             </div>
             <p class="sink-correct" data-testid="sink-correct" data-amount={amount_attr(totals.correct)}>
                 { format!("Correct answer: the final value of each window that has emitted so far, {} in all.",
                     amount_text(totals.correct, totals.column, values)) }
             </p>
-            { side_output(&d, step, s, values) }
+            { side_output(d, step, values) }
         </div>
     }
 }
@@ -167,16 +201,16 @@ impl PartialEq for DownstreamRef {
 
 #[derive(Properties, PartialEq)]
 struct MainOutputProps {
-    state: UseReducerHandle<AppState>,
     downstream: DownstreamRef,
+    step: usize,
+    values: ValueFormat,
 }
 
 #[component]
 fn MainOutput(p: &MainOutputProps) -> Html {
-    let s: &AppState = &p.state;
     let d = &p.downstream.0;
-    let values = s.teach.values;
-    let rows = d.rows_at(s.step);
+    let (step, values) = (p.step, p.values);
+    let rows = d.rows_at(step);
     let row = |i: usize, r: &ResultRow| {
         let kind = kind_label(r.kind);
         let note = if let Some(u) = r.updates {
@@ -187,7 +221,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
         } else {
             String::new()
         };
-        let fresh = r.step + 1 == s.step;
+        let fresh = r.step + 1 == step;
         html! {
             <tr key={i} class={classes!(format!("firing-{kind}"), r.is_update().then_some("update"), fresh.then_some("fresh"))}
                 data-testid="result-row" data-row={i.to_string()} data-key={d.key_name(r.key).to_string()}
@@ -334,7 +368,7 @@ fn changelog_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTota
     }
 }
 
-fn side_output(d: &Downstream, step: usize, s: &AppState, values: ValueFormat) -> Html {
+fn side_output(d: &Downstream, step: usize, values: ValueFormat) -> Html {
     let v = d.side_output_at(step);
     let items = v.records.iter().map(|l| {
         html! {
@@ -347,7 +381,6 @@ fn side_output(d: &Downstream, step: usize, s: &AppState, values: ValueFormat) -
             </tr>
         }
     });
-    let _ = s;
     html! {
         <section class="side-output-panel" data-testid="side-output-panel">
             <h3>{ if v.enabled { format!("Late side output ({})", v.records.len()) } else { "Late side output: off".to_string() } }</h3>
@@ -375,19 +408,45 @@ fn side_output(d: &Downstream, step: usize, s: &AppState, values: ValueFormat) -
     }
 }
 
-/// The Code tab: the Flink program for the scenario, in three dialects, with copy buttons.
+/// The Code tab: the Flink program for the scenario, in three dialects, with copy buttons. The
+/// generators are in the lazily loaded extras module ([`super::extras`]): until it is there the tab
+/// says so, and `code-text` appears with the program.
 #[component]
 pub fn CodePanel(props: &OutputsProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
     let dialect = s.teach.dialect.unwrap_or(Dialect::Java);
-    let program = use_memo((RunRef(s.scenario.clone(), s.run.clone()), dialect), |(r, d)| codegen::generate(&r.0, *d));
+    let json = use_scenario_json(&s.scenario);
+    let extras = use_extras();
+    let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
+    let program = use_memo((json, dialect, ready), |(json, d, x)| x.as_ref().map(|x| x.generate(&json.0, *d)));
     let tab = |d: Dialect| {
         let state = state.clone();
         html! {
             <button class={classes!("tab", (d == dialect).then_some("active"))} role="tab" aria-selected={(d == dialect).to_string()}
                     data-testid={format!("code-tab-{}", d.id())}
                     onclick={Callback::from(move |_| state.dispatch(Action::Teach(TeachAction::SetDialect(d))))}>{ d.label() }</button>
+        }
+    };
+    let tabs: Html = Dialect::ALL.iter().map(|d| tab(*d)).collect();
+    let program = match (&*program, extras.as_ref()) {
+        (Some(Ok(p)), _) => p.clone(),
+        (Some(Err(e)), _) | (None, Some(Err(e))) => {
+            let e = e.clone();
+            return html! {
+                <div class="code-panel" data-testid="code-panel">
+                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <p class="field-error" role="alert" data-testid="code-error">{ format!("The Flink program could not be generated: {e}") }</p>
+                </div>
+            };
+        }
+        (None, _) => {
+            return html! {
+                <div class="code-panel" data-testid="code-panel">
+                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <p class="muted" data-testid="code-loading">{ "Loading the code generator…" }</p>
+                </div>
+            };
         }
     };
     let copy = {
@@ -418,7 +477,7 @@ pub fn CodePanel(props: &OutputsProps) -> Html {
     html! {
         <div class="code-panel" data-testid="code-panel">
             <div class="tabs sub-tabs" role="tablist">
-                { for Dialect::ALL.iter().map(|d| tab(*d)) }
+                { tabs }
                 <span class="spacer" />
                 <button data-testid="copy-code" onclick={copy} title="Copy the program">{ "Copy" }</button>
                 <button data-testid="save-code" onclick={save} title={format!("Save as {}", program.file_name)}>{ "Save" }</button>
@@ -433,7 +492,7 @@ pub fn CodePanel(props: &OutputsProps) -> Html {
                     { for program.caveats.iter().map(|c| html! { <li>{ c.clone() }</li> }) }
                 </ul>
             }
-            <pre class="code" data-testid="code-text" data-dialect={dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
+            <pre class="code" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
         </div>
     }
 }

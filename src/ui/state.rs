@@ -498,7 +498,7 @@ impl AppState {
                 InputItem::Watermark(_) | InputItem::SourceWatermark(_) => None,
             })
             .collect();
-        v.sort();
+        crate::teach::sort::stable(&mut v);
         v.into_iter().map(|(_, i)| i).collect()
     }
 

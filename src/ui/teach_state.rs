@@ -508,7 +508,7 @@ impl AppState {
                             q.selected.remove(pos);
                         } else {
                             q.selected.push(i);
-                            q.selected.sort_unstable();
+                            crate::teach::sort::stable(&mut q.selected);
                         }
                     } else {
                         q.selected = vec![i];
