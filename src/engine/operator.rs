@@ -192,7 +192,10 @@ fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis, wind
     }
 }
 
-type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
+/// A merge: the cover of a run of intersecting windows and its members (in Java `HashSet` order).
+type Merge = (TimeWindow, Vec<TimeWindow>);
+#[cfg(debug_assertions)]
+type Merges = Vec<Merge>;
 
 /// `TimeWindow.mergeWindows` over the in-flight windows plus the new one, as Flink runs it:
 /// sort by start (stable), sweep, collect each run of intersecting windows; Flink keeps the
@@ -223,7 +226,7 @@ fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window:
 /// another (every earlier addition merged them), so the only run with more than one member is
 /// the new window plus the in-flight windows that intersect it. Debug builds check every call
 /// against [`merge_candidates_slow`].
-fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: TimeWindow) -> Merges {
+fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: TimeWindow) -> Option<Merge> {
     // In-flight windows with `start <= new.end`, from the right, while `end >= new.start`
     // (disjoint windows sorted by start have sorted ends too).
     let mut hits: Vec<TimeWindow> = mapping
@@ -234,7 +237,7 @@ fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: Time
         .filter(|w| w.intersects(&new_window))
         .collect();
     if hits.is_empty() {
-        return Vec::new();
+        return None;
     }
     hits.reverse();
     // The sweep's order: by start, the new window after in-flight windows with the same start.
@@ -242,7 +245,7 @@ fn merge_candidates(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: Time
     hits.insert(at, new_window);
     let cover = hits.iter().fold(new_window, |c, w| c.cover(w));
     let members = java_hash_set_order(hits);
-    if members.len() > 1 { vec![(cover, members)] } else { Vec::new() }
+    (members.len() > 1).then_some((cover, members))
 }
 
 /// Flink's timers are ordered by timestamp only; for equal timestamps its heap gives no defined
@@ -971,13 +974,18 @@ impl WindowOperator {
         #[cfg(debug_assertions)]
         {
             let slow = merge_candidates_slow(&self.key_state(key).mapping, new_window);
-            debug_assert_eq!(merges, slow, "the range-scan merge must equal TimeWindow.mergeWindows");
+            debug_assert_eq!(
+                merges.iter().cloned().collect::<Merges>(),
+                slow,
+                "the range-scan merge must equal TimeWindow.mergeWindows"
+            );
         }
 
         let mut result_window = new_window;
         let mut merged_new_window = false;
-        let no_merges = merges.is_empty();
-        for (merge_result, mut merged_windows) in merges {
+        let no_merges = merges.is_none();
+        // At most one merge: the in-flight windows never intersect each other.
+        if let Some((merge_result, mut merged_windows)) = merges {
             if let Some(pos) = merged_windows.iter().position(|w| *w == new_window) {
                 merged_windows.remove(pos);
                 merged_new_window = true;
@@ -987,8 +995,10 @@ impl WindowOperator {
             // "pick any of the merged windows and choose that window's state window": the first
             // in the HashSet's iteration order.
             let Some(merged_state_window) = merged_windows.first().and_then(|w| ks.mapping.get(w)).copied() else {
-                debug_assert!(false, "a merge always involves an in-flight window");
-                continue;
+                return Err(FlinkError::run(
+                    "java.lang.IllegalStateException",
+                    "a merge without an in-flight window (Tidemark bug: please report the scenario)",
+                ));
             };
             let mut merged_state_windows: Vec<TimeWindow> =
                 merged_windows.iter().filter_map(|w| ks.mapping.remove(w)).collect();
