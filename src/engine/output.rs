@@ -126,6 +126,12 @@ pub struct TvfRow {
 
 impl Output {
     /// The oracle's JSON line (`cause` included; `compare.py` ignores it unless asked).
+    /// One line of the oracle's JSONL, byte for byte: the fields in the oracle's order (the
+    /// JSON map of `to_oracle_json` sorts them), so `diff` against a golden works.
+    pub fn to_oracle_line(&self, keys: &[String]) -> String {
+        ordered_line(&self.to_oracle_json(keys))
+    }
+
     pub fn to_oracle_json(&self, keys: &[String]) -> Value {
         let key_name = |k: &KeyId| keys.get(*k as usize).cloned().unwrap_or_default();
         match self {
@@ -178,4 +184,32 @@ impl Output {
             }),
         }
     }
+}
+
+/// The oracle's field order per `out` kind (from its `Recorder` output); `cause` objects put
+/// `kind` first. Fields not listed follow in name order, so nothing is ever dropped.
+const ORACLE_FIELD_ORDER: [(&str, &[&str]); 5] = [
+    ("fire", &["out", "key", "start", "end", "ids", "sum", "count", "firing", "n", "wm", "cause"]),
+    ("late", &["out", "id", "key", "ts", "cause"]),
+    ("error", &["out", "phase", "class", "message"]),
+    ("process", &["out", "key", "kind", "ts", "wm", "id", "errors", "requests"]),
+    ("tvf", &["out", "key", "window_start", "window_end", "window_time", "sum", "count", "wm"]),
+];
+
+fn ordered_line(value: &Value) -> String {
+    let Value::Object(map) = value else { return value.to_string() };
+    let order: &[&str] = match map.get("out").and_then(Value::as_str) {
+        Some(out) => ORACLE_FIELD_ORDER.iter().find(|(o, _)| *o == out).map_or(&[], |(_, f)| *f),
+        None => &["kind"],
+    };
+    let listed = order.iter().filter_map(|k| map.get_key_value(*k));
+    let rest = map.iter().filter(|(k, _)| !order.contains(&k.as_str()));
+    let fields: Vec<String> = listed
+        .chain(rest)
+        .map(|(k, v)| {
+            let v = if v.is_object() { ordered_line(v) } else { v.to_string() };
+            format!("{}:{v}", Value::String(k.clone()))
+        })
+        .collect();
+    format!("{{{}}}", fields.join(","))
 }

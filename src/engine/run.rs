@@ -57,9 +57,9 @@ impl Run {
         self.keys.get(key as usize).map_or("", String::as_str)
     }
 
-    /// The oracle's JSON lines.
+    /// The oracle's JSON lines, fields in the oracle's order.
     pub fn oracle_lines(&self) -> Vec<String> {
-        self.outputs.iter().map(|o| o.to_oracle_json(&self.keys).to_string()).collect()
+        self.outputs.iter().map(|o| o.to_oracle_line(&self.keys)).collect()
     }
 }
 
