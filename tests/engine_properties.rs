@@ -135,7 +135,11 @@ fn fates(r: &Run) -> Fates {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        // 256 per property in `scripts/test`; `PROPTEST_CASES` sets more for a long run.
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
 
     /// The same input gives the same trace and outputs (the engine is deterministic).
     #[test]

@@ -133,8 +133,14 @@ fn scenario_json() -> impl Strategy<Value = Value> {
         })
 }
 
+/// 2,000 cases per property in `scripts/test`; `PROPTEST_CASES` sets more for a long run (an
+/// explicit `cases` would otherwise override proptest's own reading of that variable).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2_000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     /// Arbitrary bytes: the loader answers with a scenario or an error, never a panic.
     #[test]
