@@ -368,9 +368,22 @@ fn side_lane(s: &AppState) -> Html {
         <g class={classes!("side-lane", (!s.scenario.side_output).then_some("off"))} data-testid="side-output-lane">
             <rect class="side-lane-bg" x="0" y={px(y)} width="100%" height={px(dims::SIDE_LANE)} />
             <text class="lane-label" x="6" y={px(y + 12.0)}>{ title }</text>
-            <SideMarbles {items} />
+            { for side_groups(items).into_iter().map(|(chunk, items)| html! { <SideMarbles key={chunk} {items} /> }) }
         </g>
     }
+}
+
+/// How many elements (by input index or ordinal) one memoised group of marbles holds: a drag
+/// re-renders the group of the element it moves, not all 2,000.
+const GROUP_SIZE: usize = 64;
+
+/// The side marbles in groups of elements whose ordinals share `ordinal / GROUP_SIZE`, in order.
+fn side_groups(items: Vec<SideMarbleProps>) -> BTreeMap<usize, Vec<SideMarbleProps>> {
+    let mut groups: BTreeMap<usize, Vec<SideMarbleProps>> = BTreeMap::new();
+    for m in items {
+        groups.entry(m.elem / GROUP_SIZE).or_default().push(m);
+    }
+    groups
 }
 
 #[derive(Properties, PartialEq)]
@@ -378,8 +391,8 @@ struct SideMarblesProps {
     items: Vec<SideMarbleProps>,
 }
 
-/// The side output's marbles: a component, so that a drag which sends no element to or from the
-/// side output (most moves) re-renders none of them.
+/// A group of the side output's marbles: a component, so that a drag re-renders only the group
+/// whose elements changed.
 #[component]
 fn SideMarbles(p: &SideMarblesProps) -> Html {
     html! { <>{ for p.items.iter().map(|m| html! { <SideMarble key={m.elem} ..m.clone() /> }) }</> }
@@ -761,14 +774,14 @@ fn marbles(s: &AppState) -> Html {
         };
         Some((lane_ix, marble))
     });
-    // One group per lane: dragging an element re-renders its lane's group only.
-    let mut groups: BTreeMap<usize, Vec<MarbleProps>> = BTreeMap::new();
+    // Groups of up to GROUP_SIZE input items per lane: dragging an element re-renders its group only.
+    let mut groups: BTreeMap<(usize, usize), Vec<MarbleProps>> = BTreeMap::new();
     for (lane, marble) in items {
-        groups.entry(lane).or_default().push(marble);
+        groups.entry((lane, marble.index / GROUP_SIZE)).or_default().push(marble);
     }
     html! {
         <g class="marbles">
-            { for groups.into_iter().map(|(lane, items)| html! { <MarbleGroup key={lane} {items} /> }) }
+            { for groups.into_iter().map(|((lane, chunk), items)| html! { <MarbleGroup key={format!("{lane}:{chunk}")} {items} /> }) }
         </g>
     }
 }
