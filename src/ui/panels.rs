@@ -140,8 +140,8 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                         list={p.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
                 });
             }
-            Output::Late { id, key, ts, .. } => lates.push(LateRowProps {
-                index: i,
+            Output::Late { elem, id, key, ts, .. } => lates.push(LateRowProps {
+                elem: *elem,
                 id: *id,
                 key_name: AttrValue::from(p.run.key_name(*key).to_string()),
                 ts: *ts,
@@ -226,13 +226,14 @@ struct LateRowsProps {
 /// re-renders that row only (a scenario can have thousands).
 #[component]
 fn LateRows(p: &LateRowsProps) -> Html {
-    html! { <>{ for p.rows.iter().map(|r| html! { <LateRow key={r.index} ..r.clone() /> }) }</> }
+    html! { <>{ for p.rows.iter().map(|r| html! { <LateRow key={r.elem} ..r.clone() /> }) }</> }
 }
 
 #[derive(Properties, PartialEq, Clone)]
 struct LateRowProps {
-    /// Index in `run.outputs`.
-    index: usize,
+    /// The element's ordinal in the run: its key (an element goes to the side output at most once,
+    /// when it is processed), so a row that comes or goes does not shift the keys of the rows after it.
+    elem: crate::engine::trace::ElemIdx,
     id: i64,
     key_name: AttrValue,
     ts: crate::engine::Millis,
