@@ -332,36 +332,105 @@ fn side_lane(s: &AppState) -> Html {
         "no side output: late elements are dropped"
     };
     let dropping = s.scene.effects.len();
-    let items = view.elements.iter().enumerate().filter_map(|(i, o)| {
-        if *o != Some(ElementOutcome::SideOutput) {
-            return None;
-        }
-        let el = s.run.elements.get(i)?;
-        let x = x_of(vp, el.ts);
-        let from_y = s.layout.lane_of_key(el.key).map_or(y, |l| l.marble_y());
-        let order = s.scene.effect_order(|e| matches!(e, Effect::SideOutput { elem } if *elem as usize == i));
-        let (class, style) = match order {
-            Some(o) if s.animate => (
-                "side-marble drop-in",
-                format!("--from-dy: {:.0}px; {}", from_y - (y + 26.0), delay_style(o, dropping, s.speed)),
-            ),
-            _ => ("side-marble", String::new()),
-        };
-        Some(html! {
-            <g class={class} {style} key={format!("so{i}")} data-testid="side-output-element" data-id={el.id.to_string()}
-               transform={format!("translate({},{})", px(x), px(y + 26.0))}>
-                <circle r={px(dims::MARBLE_R - 1.0)} />
-                <text class="marble-text" y="4" text-anchor="middle">{ el.id }</text>
-                <title>{ format!("element {} (ts {}) went to the late side output", el.id, format_millis(el.ts)) }</title>
-            </g>
+    let items: Vec<SideMarbleProps> = view
+        .elements
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| {
+            if *o != Some(ElementOutcome::SideOutput) {
+                return None;
+            }
+            let el = s.run.elements.get(i)?;
+            // Only an animated step has effects to look up.
+            let drop_in = s
+                .animate
+                .then(|| s.scene.effect_order(|e| matches!(e, Effect::SideOutput { elem } if *elem as usize == i)))
+                .flatten()
+                .map(|o| {
+                    let from_y = s.layout.lane_of_key(el.key).map_or(y, |l| l.marble_y());
+                    AttrValue::from(format!(
+                        "--from-dy: {:.0}px; {}",
+                        from_y - (y + 26.0),
+                        delay_style(o, dropping, s.speed)
+                    ))
+                });
+            Some(SideMarbleProps {
+                elem: i,
+                id: el.id,
+                ts: el.ts,
+                x: (x_of(vp, el.ts) * 10.0).round() / 10.0,
+                y: y + 26.0,
+                drop_in,
+            })
         })
-    });
+        .collect();
     html! {
         <g class={classes!("side-lane", (!s.scenario.side_output).then_some("off"))} data-testid="side-output-lane">
             <rect class="side-lane-bg" x="0" y={px(y)} width="100%" height={px(dims::SIDE_LANE)} />
             <text class="lane-label" x="6" y={px(y + 12.0)}>{ title }</text>
-            { for items }
+            { for side_groups(items).into_iter().map(|(chunk, items)| html! { <SideMarbles key={chunk} {items} /> }) }
         </g>
+    }
+}
+
+/// How many elements (by input index or ordinal) one memoised group of marbles holds: a drag
+/// re-renders the group of the element it moves, not all 2,000.
+const GROUP_SIZE: usize = 64;
+
+/// The side marbles in groups of elements whose ordinals share `ordinal / GROUP_SIZE`, in order.
+fn side_groups(items: Vec<SideMarbleProps>) -> BTreeMap<usize, Vec<SideMarbleProps>> {
+    let mut groups: BTreeMap<usize, Vec<SideMarbleProps>> = BTreeMap::new();
+    for m in items {
+        groups.entry(m.elem / GROUP_SIZE).or_default().push(m);
+    }
+    groups
+}
+
+#[derive(Properties, PartialEq)]
+struct SideMarblesProps {
+    items: Vec<SideMarbleProps>,
+}
+
+/// A group of the side output's marbles: a component, so that a drag re-renders only the group
+/// whose elements changed.
+#[component]
+fn SideMarbles(p: &SideMarblesProps) -> Html {
+    html! { <>{ for p.items.iter().map(|m| html! { <SideMarble key={m.elem} ..m.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct SideMarbleProps {
+    /// Ordinal of the element in the run.
+    elem: usize,
+    id: i64,
+    ts: Millis,
+    x: f64,
+    y: f64,
+    /// The drop-in animation's style (`--from-dy` and delay), when it went there in the step just taken.
+    drop_in: Option<AttrValue>,
+}
+
+#[component]
+fn SideMarble(p: &SideMarbleProps) -> Html {
+    let title = html! { <title>{ format!("element {} (ts {}) went to the late side output", p.id, format_millis(p.ts)) }</title> };
+    match p.drop_in.clone() {
+        // The drop-in animation moves the group itself, so it keeps the translated group.
+        Some(style) => html! {
+            <g class="side-marble drop-in" {style} data-testid="side-output-element" data-id={p.id.to_string()}
+               transform={format!("translate({},{})", px(p.x), px(p.y))}>
+                <circle r={px(dims::MARBLE_R - 1.0)} />
+                <text class="marble-text" y="4" text-anchor="middle">{ p.id }</text>
+                { title }
+            </g>
+        },
+        // Absolute coordinates otherwise: a transform per marble costs the compositor a node each.
+        None => html! {
+            <g class="side-marble" data-testid="side-output-element" data-id={p.id.to_string()}>
+                <circle cx={px(p.x)} cy={px(p.y)} r={px(dims::MARBLE_R - 1.0)} />
+                <text class="marble-text" x={px(p.x)} y={px(p.y + 4.0)} text-anchor="middle">{ p.id }</text>
+                { title }
+            </g>
+        },
     }
 }
 
@@ -705,14 +774,14 @@ fn marbles(s: &AppState) -> Html {
         };
         Some((lane_ix, marble))
     });
-    // One group per lane: dragging an element re-renders its lane's group only.
-    let mut groups: BTreeMap<usize, Vec<MarbleProps>> = BTreeMap::new();
+    // Groups of up to GROUP_SIZE input items per lane: dragging an element re-renders its group only.
+    let mut groups: BTreeMap<(usize, usize), Vec<MarbleProps>> = BTreeMap::new();
     for (lane, marble) in items {
-        groups.entry(lane).or_default().push(marble);
+        groups.entry((lane, marble.index / GROUP_SIZE)).or_default().push(marble);
     }
     html! {
         <g class="marbles">
-            { for groups.into_iter().map(|(lane, items)| html! { <MarbleGroup key={lane} {items} /> }) }
+            { for groups.into_iter().map(|((lane, chunk), items)| html! { <MarbleGroup key={format!("{lane}:{chunk}")} {items} /> }) }
         </g>
     }
 }

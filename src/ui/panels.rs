@@ -140,15 +140,13 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                         list={p.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
                 });
             }
-            Output::Late { id, key, ts, .. } => {
-                let class = classes!("side-row", p.fresh_late.then_some("fresh"));
-                lates.push(html! {
-                    <li {class} key={i.to_string()} data-testid="side-output-row" data-id={id.to_string()}
-                        data-key={p.run.key_name(*key).to_string()} data-ts={ts.to_string()}>
-                        { format!("element {id} · key {} · ts {}", p.run.key_name(*key), format_millis(*ts)) }
-                    </li>
-                });
-            }
+            Output::Late { elem, id, key, ts, .. } => lates.push(LateRowProps {
+                elem: *elem,
+                id: *id,
+                key_name: AttrValue::from(p.run.key_name(*key).to_string()),
+                ts: *ts,
+                fresh: p.fresh_late,
+            }),
             Output::Error(e) => errors.push(html! {
                 <li class="error-row" key={i.to_string()} data-testid="error-row" data-phase={e.phase} data-class={e.class}>
                     { format!("Flink error ({}): {}: {}", e.phase, e.class, e.message) }
@@ -196,7 +194,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             if !p.scenario.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
             }
-            <ol class="rows side-rows" data-testid="side-output-rows">{ for lates }</ol>
+            <ol class="rows side-rows" data-testid="side-output-rows"><LateRows rows={lates} /></ol>
         </div>
     }
 }
@@ -217,6 +215,39 @@ struct FireRowProps {
     list: bool,
     wm: crate::engine::Millis,
     fresh: bool,
+}
+
+#[derive(Properties, PartialEq)]
+struct LateRowsProps {
+    rows: Vec<LateRowProps>,
+}
+
+/// The late side output's rows: components, so that a drag which changes one late element
+/// re-renders that row only (a scenario can have thousands).
+#[component]
+fn LateRows(p: &LateRowsProps) -> Html {
+    html! { <>{ for p.rows.iter().map(|r| html! { <LateRow key={r.elem} ..r.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct LateRowProps {
+    /// The element's ordinal in the run: its key (an element goes to the side output at most once,
+    /// when it is processed), so a row that comes or goes does not shift the keys of the rows after it.
+    elem: crate::engine::trace::ElemIdx,
+    id: i64,
+    key_name: AttrValue,
+    ts: crate::engine::Millis,
+    fresh: bool,
+}
+
+#[component]
+fn LateRow(p: &LateRowProps) -> Html {
+    html! {
+        <li class={classes!("side-row", p.fresh.then_some("fresh"))} data-testid="side-output-row" data-id={p.id.to_string()}
+            data-key={p.key_name.clone()} data-ts={p.ts.to_string()}>
+            { format!("element {} · key {} · ts {}", p.id, p.key_name, format_millis(p.ts)) }
+        </li>
+    }
 }
 
 /// One window result, with the `data-*` contract of the end-to-end tests.
