@@ -172,6 +172,27 @@ test('dragging the watermark past end - 1 fires the window, past the cleanup tim
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('an element dropping into the side output is drawn under its timestamp while it animates', async (t) => {
+  // Stepping forward animates the step: element 3 (ts 4000) drops from its lane into the side
+  // output. Regression: the animation's CSS transform replaced the marble's translate, so it
+  // sat at x = 0 for the whole step.
+  const LATE_NOW = { ...LATE, allowed_lateness: 0, input: [...LATE.input.slice(0, 2), { wm: 20000 }, LATE.input[3]] };
+  const app = await openApp({ path: scenarioPath(LATE_NOW, 3) });
+  t.after(() => app.close());
+  const { page } = app;
+  const x = await timeScale(page, 1, 2);
+  await page.locator('[data-testid="step-forward"]').click();
+  const marble = page.locator('[data-testid="side-output-element"][data-id="3"]');
+  await marble.waitFor();
+  assert.ok(
+    (await marble.evaluate((g) => [...g.querySelectorAll('.drop-in')].length)) <= 1,
+    'one animated group at most',
+  );
+  const c = await centre(marble.locator('circle'));
+  assert.ok(Math.abs(c.x - x(4000)) < 3, `side-output marble at x ${c.x}, its timestamp is at ${x(4000)}`);
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('two elements dragged within the session gap merge the sessions', async (t) => {
   const SESSIONS = {
     name: 'e2e_session_merge',

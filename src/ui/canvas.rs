@@ -414,13 +414,16 @@ struct SideMarbleProps {
 fn SideMarble(p: &SideMarbleProps) -> Html {
     let title = html! { <title>{ format!("element {} (ts {}) went to the late side output", p.id, format_millis(p.ts)) }</title> };
     match p.drop_in.clone() {
-        // The drop-in animation moves the group itself, so it keeps the translated group.
+        // The drop-in animation moves an inner group: a CSS `transform` on the translated group
+        // would replace its `transform` attribute and draw the marble at x = 0.
         Some(style) => html! {
-            <g class="side-marble drop-in" {style} data-testid="side-output-element" data-id={p.id.to_string()}
+            <g data-testid="side-output-element" data-id={p.id.to_string()}
                transform={format!("translate({},{})", px(p.x), px(p.y))}>
-                <circle r={px(dims::MARBLE_R - 1.0)} />
-                <text class="marble-text" y="4" text-anchor="middle">{ p.id }</text>
-                { title }
+                <g class="side-marble drop-in" {style}>
+                    <circle r={px(dims::MARBLE_R - 1.0)} />
+                    <text class="marble-text" y="4" text-anchor="middle">{ p.id }</text>
+                    { title }
+                </g>
             </g>
         },
         // Absolute coordinates otherwise: a transform per marble costs the compositor a node each.
