@@ -160,7 +160,7 @@ pub fn long_to_int_with_bit_mixing(input: i64) -> i32 {
 /// order, each bucket in insertion order (a resize splits buckets but keeps relative order).
 /// Buckets are only turned into trees beyond 8 collisions in a table of at least 64, which the
 /// handful of windows in one merge never reaches.
-pub fn java_hash_set_order(mut windows: Vec<TimeWindow>) -> Vec<TimeWindow> {
+pub fn java_hash_set_order(windows: &mut Vec<TimeWindow>) {
     // Drop repeats, keeping first insertions (a handful of windows: a linear scan is cheapest).
     let mut kept = 0;
     for i in 0..windows.len() {
@@ -180,7 +180,6 @@ pub fn java_hash_set_order(mut windows: Vec<TimeWindow>) -> Vec<TimeWindow> {
         let h = w.java_hash_code() as u32;
         ((h ^ (h >> 16)) as usize) & (capacity - 1)
     });
-    windows
 }
 
 /// Formats epoch milliseconds for people: `HH:MM:SS.mmm` (UTC) for timestamps that look like
