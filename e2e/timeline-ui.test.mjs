@@ -69,6 +69,29 @@ test('insert a watermark at the playhead, and the 2-D view of event time x proce
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('processing-time windows say on the axis that their bands use processing time; event-time ones do not', async (t) => {
+  const PROCESSING = {
+    name: 'e2e_processing_time',
+    assigner: { kind: 'tumbling_processing', size: 10000 },
+    input: [
+      { id: 1, key: 'A', ts: 1000, arrival: 12000 },
+      { id: 2, key: 'A', ts: 25000, arrival: 14000 },
+      // Processing time passes 19999: the window [10000, 20000) fires (pending processing-time
+      // timers do not fire at the end of input).
+      { id: 3, key: 'A', ts: 3000, arrival: 26000 },
+    ],
+  };
+  const app = await openApp({ path: scenarioPath(PROCESSING, 'end') });
+  t.after(() => app.close());
+  const { page } = app;
+  await page.locator('[data-testid="output-row"][data-start="10000"]').waitFor();
+  assert.match(await page.locator('[data-testid="axis-domain-note"]').textContent(), /processing time \(arrival\)/);
+  await page.goto(page.url().replace(/#.*/, `#scenario=${b64url(JSON.stringify(TUMBLING))}&step=end`));
+  await page.locator('[data-testid="axis"]').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="axis-domain-note"]'));
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('playback: play runs to the end, step back replays, keys work, reduced motion has no animation', async (t) => {
   const app = await openApp({ path: scenarioPath(TUMBLING, 0) });
   t.after(() => app.close());

@@ -309,6 +309,13 @@ fn axis(s: &AppState, height: f64) -> Html {
                 }
             }) }
             <text class="axis-title" x="6" y="30">{ "event time →" }</text>
+            // Processing-time windows have processing-time bounds, but the marbles sit at their
+            // event time: say so, or the bands look as if they miss their own elements.
+            if !s.scenario.assigner.is_event_time() {
+                <text class="axis-title axis-domain-note" x="90" y="30" data-testid="axis-domain-note">
+                    { "· windows: processing time (arrival); marbles: event time" }
+                </text>
+            }
         </g>
     }
 }
