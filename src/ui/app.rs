@@ -17,6 +17,7 @@ use super::canvas::{Canvas, outcome_text};
 use super::controls::{ArrivalStrip, Playback};
 use super::panels::SidePanel;
 use super::persist::{AutosaveStatus, read_autosave, write_autosave};
+use super::resize::use_resize_observer;
 use super::state::{Action, AppState, EditorField, KeyInput, MenuTarget, Tab, is_shortcut};
 use super::teach_state::{Mode, TeachAction};
 use super::teach_view::{Blackout, CourseBar, EmbedBar, Narration, PresetMenu, WhyLayer};
@@ -182,30 +183,11 @@ pub fn App() -> Html {
     // The canvas follows its box's width.
     {
         let dispatcher = state.dispatcher();
-        let node = canvas_box.clone();
-        use_effect_with((), move |_| {
-            let observer = node.cast::<HtmlElement>().and_then(|el| {
-                let measure = {
-                    let el = el.clone();
-                    let dispatcher = dispatcher.clone();
-                    move || {
-                        dispatcher.dispatch(Action::Resize {
-                            width_px: f64::from(el.client_width()),
-                            height_px: f64::from(el.client_height()),
-                        })
-                    }
-                };
-                measure();
-                let cb = Closure::<dyn FnMut()>::new(measure);
-                let obs = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
-                obs.observe(&el);
-                Some((obs, cb))
-            });
-            move || {
-                if let Some((obs, _cb)) = observer {
-                    obs.disconnect();
-                }
-            }
+        use_resize_observer(canvas_box.clone(), move |el| {
+            dispatcher.dispatch(Action::Resize {
+                width_px: f64::from(el.client_width()),
+                height_px: f64::from(el.client_height()),
+            })
         });
     }
 

@@ -6,9 +6,7 @@
 
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
-use web_sys::{HtmlCanvasElement, HtmlElement};
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::charts::{
@@ -16,6 +14,7 @@ use super::charts::{
 };
 use super::extras::{ScenarioJson, use_extras, use_scenario_json};
 use super::outputs::OutputsProps;
+use super::resize::use_resize_observer;
 use super::state::AppState;
 use super::teach_state::Mode;
 use crate::sinks::Downstream;
@@ -143,29 +142,11 @@ pub fn ChartCanvas(p: &ChartCanvasProps) -> Html {
     // The box's width in CSS px, measured by a ResizeObserver: a resize redraws.
     let width = use_state(|| 0u32);
     {
-        let box_ref = box_ref.clone();
         let width = width.clone();
-        use_effect_with((), move |_| {
-            let observer = box_ref.cast::<HtmlElement>().and_then(|el| {
-                let measure = {
-                    let el = el.clone();
-                    move || {
-                        let w = el.client_width().max(0) as u32;
-                        if w != *width {
-                            width.set(w);
-                        }
-                    }
-                };
-                measure();
-                let cb = Closure::<dyn FnMut()>::new(measure);
-                let obs = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
-                obs.observe(&el);
-                Some((obs, cb))
-            });
-            move || {
-                if let Some((obs, _cb)) = observer {
-                    obs.disconnect();
-                }
+        use_resize_observer(box_ref.clone(), move |el| {
+            let w = el.client_width().max(0) as u32;
+            if w != *width {
+                width.set(w);
             }
         });
     }

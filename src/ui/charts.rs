@@ -290,14 +290,7 @@ pub fn draw_state<DB: DrawingBackend>(
         .label("pending timers")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], timers));
     playhead_line(&mut chart, playhead as f64, 0.0, y_max, style)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.88))
-        .border_style(MUTED)
-        .label_font(style.font(11.0))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft, style)?;
     area.present().map_err(err)?;
     Ok(())
 }
@@ -312,20 +305,10 @@ pub fn draw_lag<DB: DrawingBackend>(
     area.fill(&WHITE).map_err(err)?;
     let x_max = data.steps.max(1) as f64;
     let Some((lo, hi)) = data.time_range() else {
-        area.draw_text(
-            "No element and no watermark yet",
-            &style.font(13.0),
-            (style.px(12.0) as i32, style.px(20.0) as i32),
-        )
-        .map_err(err)?;
-        area.present().map_err(err)?;
-        return Ok(());
+        return empty_chart(area, "No element and no watermark yet", style);
     };
-    // Plot in whole units from a round `lo` (event times are large numbers, and ticks should
-    // fall on round times): seconds, minutes or hours by the span.
-    let unit = time_unit(hi.saturating_sub(lo));
-    let lo = lo.div_euclid(unit).saturating_mul(unit);
-    let to_y = |t: Millis| (t.saturating_sub(lo)) as f64 / unit as f64;
+    let axis = EventTimeAxis::new(lo, hi);
+    let to_y = |t: Millis| axis.y(t);
     let (y0, y1) = (0.0, to_y(hi));
     let lag_now = data.lag.get(playhead.min(data.steps)).copied().flatten();
     let title = match lag_now {
@@ -349,7 +332,7 @@ pub fn draw_lag<DB: DrawingBackend>(
         .x_labels(data.steps.clamp(2, 12) + 1)
         .y_labels(5)
         .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format::time(lo.saturating_add((*v * unit as f64).round() as i64)))
+        .y_label_formatter(&|v| axis.label(*v))
         .label_style(style.font(11.0))
         .axis_desc_style(style.font(11.0))
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
@@ -381,14 +364,7 @@ pub fn draw_lag<DB: DrawingBackend>(
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LATE.stroke_width(5)));
     }
     playhead_line(&mut chart, playhead as f64, y0, y1, style)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.88))
-        .border_style(MUTED)
-        .label_font(style.font(11.0))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft, style)?;
     area.present().map_err(err)?;
     Ok(())
 }
@@ -492,18 +468,10 @@ pub fn draw_partitions<DB: DrawingBackend>(
     area.fill(&WHITE).map_err(err)?;
     let x_max = data.steps.max(1) as f64;
     let Some((lo, hi)) = data.time_range() else {
-        area.draw_text(
-            "No partition has a watermark yet",
-            &style.font(13.0),
-            (style.px(12.0) as i32, style.px(20.0) as i32),
-        )
-        .map_err(err)?;
-        area.present().map_err(err)?;
-        return Ok(());
+        return empty_chart(area, "No partition has a watermark yet", style);
     };
-    let unit = time_unit(hi.saturating_sub(lo));
-    let lo = lo.div_euclid(unit).saturating_mul(unit);
-    let to_y = |t: Millis| (t.saturating_sub(lo)) as f64 / unit as f64;
+    let axis = EventTimeAxis::new(lo, hi);
+    let to_y = |t: Millis| axis.y(t);
     let (y0, y1) = (0.0, to_y(hi));
     let idle_now: Vec<String> = data
         .idle
@@ -531,7 +499,7 @@ pub fn draw_partitions<DB: DrawingBackend>(
         .x_labels(data.steps.clamp(2, 12) + 1)
         .y_labels(5)
         .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format::time(lo.saturating_add((*v * unit as f64).round() as i64)))
+        .y_label_formatter(&|v| axis.label(*v))
         .label_style(style.font(11.0))
         .axis_desc_style(style.font(11.0))
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
@@ -562,14 +530,7 @@ pub fn draw_partitions<DB: DrawingBackend>(
         }
     }
     playhead_line(&mut chart, playhead as f64, y0, y1, style)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.88))
-        .border_style(MUTED)
-        .label_font(style.font(11.0))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperLeft, style)?;
     area.present().map_err(err)?;
     Ok(())
 }
@@ -585,14 +546,7 @@ pub fn draw_results<DB: DrawingBackend>(
 ) -> DrawResult {
     area.fill(&WHITE).map_err(err)?;
     if data.windows.is_empty() {
-        area.draw_text(
-            "Results per window: no window fires in this run",
-            &style.font(13.0),
-            (style.px(12.0) as i32, style.px(20.0) as i32),
-        )
-        .map_err(err)?;
-        area.present().map_err(err)?;
-        return Ok(());
+        return empty_chart(area, "Results per window: no window fires in this run", style);
     }
     let n = data.windows.len().max(1) as f64;
     let (v0, v1) = data.value_range();
@@ -666,14 +620,7 @@ pub fn draw_results<DB: DrawingBackend>(
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.88))
-        .border_style(MUTED)
-        .label_font(style.font(11.0))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight, style)?;
     // The playhead as a caption line at the bottom left: results are per window, not per step.
     area.draw_text(
         &format!("at step {playhead}"),
@@ -683,6 +630,50 @@ pub fn draw_results<DB: DrawingBackend>(
     .map_err(err)?;
     area.present().map_err(err)?;
     Ok(())
+}
+
+/// The series-label box every chart draws, at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    style: &ChartStyle,
+) -> DrawResult {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.88))
+        .border_style(MUTED)
+        .label_font(style.font(11.0))
+        .draw()
+        .map_err(err)
+}
+
+/// A chart with nothing to show yet: one line of text instead.
+fn empty_chart<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, message: &str, style: &ChartStyle) -> DrawResult {
+    area.draw_text(message, &style.font(13.0), (style.px(12.0) as i32, style.px(20.0) as i32)).map_err(err)?;
+    area.present().map_err(err)
+}
+
+/// An event-time y axis plotted in whole units from a round start (event times are large
+/// numbers, and ticks should fall on round times): see [`time_unit`].
+struct EventTimeAxis {
+    lo: Millis,
+    unit: Millis,
+}
+
+impl EventTimeAxis {
+    fn new(lo: Millis, hi: Millis) -> Self {
+        let unit = time_unit(hi.saturating_sub(lo));
+        EventTimeAxis { lo: lo.div_euclid(unit).saturating_mul(unit), unit }
+    }
+
+    fn y(&self, t: Millis) -> f64 {
+        t.saturating_sub(self.lo) as f64 / self.unit as f64
+    }
+
+    fn label(&self, y: f64) -> String {
+        format::time(self.lo.saturating_add((y * self.unit as f64).round() as i64))
+    }
 }
 
 /// A unit for an event-time axis spanning `span` ms, such that plotters' round tick steps

@@ -28,5 +28,6 @@ pub mod app;
 pub mod canvas;
 pub mod controls;
 pub mod panels;
+pub mod resize;
 
 pub use app::{App, install_panic_hook};
