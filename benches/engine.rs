@@ -58,7 +58,7 @@ fn assignments_per_element(assigner: &AssignerSpec) -> u64 {
 fn assign(c: &mut Criterion<ThreadCpuTime>) {
     let mut group = c.benchmark_group("assign");
     group.sample_size(10);
-    let n = 300_000;
+    let n: usize = std::env::var("TIDEMARK_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(300_000);
     for (name, assigner) in [
         ("tumbling_60s", AssignerSpec::Tumbling { size: 60_000, offset: 0 }),
         ("sliding_60s_10s", AssignerSpec::Sliding { size: 60_000, slide: 10_000, offset: 0 }),

@@ -29,6 +29,7 @@ pub mod run;
 pub mod scenario;
 pub mod source;
 pub mod time;
+pub mod timers;
 pub mod trace;
 pub mod tvf;
 pub mod view;

@@ -3,15 +3,14 @@
 //! service, with Flink's exact order of operations. Every method names the Flink method it
 //! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
 
-use std::cmp::Reverse;
-use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
 use super::output::{Firing, FlinkError, Output};
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
+pub use super::timers::{TimerKey, TimerQueue};
 use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
 use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 
@@ -258,83 +257,6 @@ fn merge_candidates(
     (members.len() > 1).then_some(cover)
 }
 
-/// Flink's timers are ordered by timestamp only; for equal timestamps its heap gives no defined
-/// order (the oracle saw A,B,D,C and D,A,C,B). Tidemark orders ties by key (first appearance in
-/// the input), then by window, so the same input always fires in the same order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TimerKey {
-    pub time: Millis,
-    pub key: KeyId,
-    pub window: Window,
-}
-
-/// Flink's `InternalTimerServiceImpl` queue for one time domain: at most one timer per
-/// (key, window, time), fired in (time, key, window) order. Like Flink's
-/// `HeapPriorityQueueSet`, a binary heap gives the order and a hash map answers "is this timer
-/// already registered?" (every element of a window re-registers its trigger and cleanup timers).
-///
-/// `purposes` is the truth. Deleting a timer removes it from the hash map only; its heap entry
-/// turns stale and is skipped when it comes up (sessions delete and re-register timers on every
-/// merge, and a heap cannot remove from the middle). A timer deleted and registered again has two
-/// identical heap entries: whichever comes up first fires it, the other is then stale.
-#[derive(Clone, Debug, Default)]
-pub struct TimerQueue {
-    heap: BinaryHeap<Reverse<TimerKey>>,
-    purposes: FxHashMap<TimerKey, TimerPurpose>,
-}
-
-impl TimerQueue {
-    /// Adds the timer, or the purpose to an existing one; true if the timer is new.
-    fn register(&mut self, timer: TimerKey, purpose: TimerPurpose) -> bool {
-        match self.purposes.entry(timer) {
-            Entry::Occupied(mut existing) => {
-                let existing = existing.get_mut();
-                existing.trigger |= purpose.trigger;
-                existing.cleanup |= purpose.cleanup;
-                false
-            }
-            Entry::Vacant(slot) => {
-                slot.insert(purpose);
-                self.heap.push(Reverse(timer));
-                true
-            }
-        }
-    }
-
-    fn delete(&mut self, timer: &TimerKey) -> Option<TimerPurpose> {
-        self.purposes.remove(timer)
-    }
-
-    /// Removes and returns the earliest live timer if its time is at most `until`.
-    fn pop_due(&mut self, until: Millis) -> Option<(TimerKey, TimerPurpose)> {
-        loop {
-            let Reverse(first) = *self.heap.peek()?;
-            if first.time > until {
-                return None;
-            }
-            self.heap.pop();
-            if let Some(purpose) = self.purposes.remove(&first) {
-                return Some((first, purpose));
-            }
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.purposes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.purposes.is_empty()
-    }
-
-    /// The pending timers in firing order (sorted on demand: the UI asks, the hot path never).
-    pub fn iter(&self) -> impl Iterator<Item = (&TimerKey, &TimerPurpose)> {
-        let mut pending: Vec<(&TimerKey, &TimerPurpose)> = self.purposes.iter().collect();
-        pending.sort_unstable_by_key(|(t, _)| **t);
-        pending.into_iter()
-    }
-}
-
 /// Receives the trace; `enabled = false` (benchmarks) keeps only outputs.
 #[derive(Debug, Default)]
 pub struct Recorder {
@@ -382,6 +304,9 @@ pub struct WindowOperator {
     merge_scratch: (Vec<TimeWindow>, Vec<TimeWindow>),
     /// Whether an element was ever handed to the window function.
     emitted: Vec<bool>,
+    /// Emptied window-content vectors, reused for new windows: a session run creates and drops
+    /// a window per few elements, and their allocations were a tenth of its time.
+    spare_contents: Vec<Vec<ElemIdx>>,
     pub rec: Recorder,
     pub stats: OperatorStats,
 }
@@ -404,6 +329,7 @@ impl WindowOperator {
             assigned: Vec::new(),
             merge_scratch: (Vec::new(), Vec::new()),
             emitted: Vec::new(),
+            spare_contents: Vec::new(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
             stats: OperatorStats::default(),
         }
@@ -799,12 +725,15 @@ impl WindowOperator {
             return previous;
         }
         let Window::Time(w) = window else { return 0 };
-        let absorbed: Vec<Window> =
-            ks.firings.keys().filter(|k| k.time_window().is_some_and(|kw| w.contains_window(&kw))).copied().collect();
+        // The counters of every window this one contains (itself included) fold into it.
         let mut n = 0;
-        for k in absorbed {
-            n = n.max(ks.firings.remove(&k).unwrap_or(0));
-        }
+        ks.firings.retain(|k, count| {
+            let absorbed = k.time_window().is_some_and(|kw| w.contains_window(&kw));
+            if absorbed {
+                n = n.max(*count);
+            }
+            !absorbed
+        });
         ks.firings.insert(window, n + 1);
         n
     }
@@ -936,6 +865,14 @@ impl WindowOperator {
         }
     }
 
+    /// Keeps an emptied contents vector for the next window (a bounded number of them).
+    fn recycle(&mut self, mut contents: Vec<ElemIdx>) {
+        if contents.capacity() > 0 && self.spare_contents.len() < 1_024 {
+            contents.clear();
+            self.spare_contents.push(contents);
+        }
+    }
+
     fn has_contents(&self, key: KeyId, state_window: Window) -> bool {
         self.keys.get(key as usize).is_some_and(|ks| ks.contents.get(&state_window).is_some_and(|c| !c.is_empty()))
     }
@@ -943,7 +880,11 @@ impl WindowOperator {
     /// `windowState.clear()` after a PURGE.
     fn purge(&mut self, key: KeyId, window: Window, state_window: Window) {
         if let Some(elems) = self.key_state(key).contents.remove(&state_window) {
-            record!(self.rec, TraceKind::Purged { key, window, elems });
+            if self.rec.enabled {
+                self.rec.push(TraceKind::Purged { key, window, elems });
+            } else {
+                self.recycle(elems);
+            }
         }
     }
 
@@ -958,20 +899,23 @@ impl WindowOperator {
         {
             self.key_state(key).mapping.remove(&tw);
         }
-        if self.key_state(key).live.remove(&window).is_some() {
+        if self.key_state(key).live.remove(&window).is_some() && self.rec.enabled {
             let unfired = elems.iter().copied().filter(|&e| !self.emitted[e as usize]).collect();
-            record!(self.rec, TraceKind::CleanedUp { key, window, time, elems, unfired });
+            self.rec.push(TraceKind::CleanedUp { key, window, time, elems, unfired });
+        } else {
+            self.recycle(elems);
         }
     }
 
     fn add_to_window(&mut self, elem: ElemIdx, key: KeyId, window: Window, state_window: Window) {
         let id = self.elements[elem as usize].id;
-        let ks = self.key_state(key);
+        self.key_state(key);
+        let (ks, spare) = (&mut self.keys[key as usize], &mut self.spare_contents);
         let created = !ks.live.contains_key(&window);
         if created {
             ks.live.insert(window, WindowMeta::default());
         }
-        ks.contents.entry(state_window).or_default().push(elem);
+        ks.contents.entry(state_window).or_insert_with(|| spare.pop().unwrap_or_default()).push(elem);
         if created {
             record!(self.rec, TraceKind::WindowCreated { key, window });
         }
@@ -981,8 +925,9 @@ impl WindowOperator {
     // ------------------------------------------------------------------ merging
 
     /// `MergingWindowSet.addWindow` with the operator's `MergeFunction`. Returns the window the
-    /// element now belongs to (the merge result, or the new window itself).
-    fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<TimeWindow> {
+    /// element now belongs to (the merge result, or the new window itself) and its state window
+    /// (`getStateWindow`, answered here because `addWindow` has just looked it up).
+    fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<(TimeWindow, TimeWindow)> {
         // Scratch buffers taken for this call and put back at the end (an error ends the run).
         let mut merged_windows = std::mem::take(&mut self.merge_scratch.0);
         let mut merged_state_windows = std::mem::take(&mut self.merge_scratch.1);
@@ -997,47 +942,55 @@ impl WindowOperator {
             );
         }
 
+        // At most one merge: the in-flight windows never intersect each other.
+        let Some(merge_result) = merge else {
+            self.key_state(key).mapping.insert(new_window, new_window);
+            self.merge_scratch = (merged_windows, merged_state_windows);
+            return Ok((new_window, new_window));
+        };
         let mut result_window = new_window;
         let mut merged_new_window = false;
-        // At most one merge: the in-flight windows never intersect each other.
-        if let Some(merge_result) = merge {
-            if let Some(pos) = merged_windows.iter().position(|w| *w == new_window) {
-                merged_windows.remove(pos);
-                merged_new_window = true;
-                result_window = merge_result;
-            }
-            let ks = self.key_state(key);
-            // "pick any of the merged windows and choose that window's state window": the first
-            // in the HashSet's iteration order.
-            let Some(merged_state_window) = merged_windows.first().and_then(|w| ks.mapping.get(w)).copied() else {
-                return Err(FlinkError::run(
-                    "java.lang.IllegalStateException",
-                    "a merge without an in-flight window (Tidemark bug: please report the scenario)",
-                ));
-            };
-            merged_state_windows.clear();
-            merged_state_windows.extend(merged_windows.iter().filter_map(|w| ks.mapping.remove(w)));
-            ks.mapping.insert(merge_result, merged_state_window);
-            if let Some(pos) = merged_state_windows.iter().position(|w| *w == merged_state_window) {
-                merged_state_windows.remove(pos);
-            }
-            // No merge callback when the new window only fell inside one existing window.
-            if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
-                self.merge_function(
-                    key,
-                    new_window,
-                    merge_result,
-                    &merged_windows,
-                    merged_state_window,
-                    &merged_state_windows,
-                )?;
-            }
+        if let Some(pos) = merged_windows.iter().position(|w| *w == new_window) {
+            merged_windows.remove(pos);
+            merged_new_window = true;
+            result_window = merge_result;
         }
-        if merge.is_none() || (result_window == new_window && !merged_new_window) {
-            self.key_state(key).mapping.insert(result_window, result_window);
+        let ks = self.key_state(key);
+        // Every merged window other than the new one is in flight, so each removal finds its
+        // state window, in the HashSet's iteration order.
+        merged_state_windows.clear();
+        merged_state_windows.extend(merged_windows.iter().filter_map(|w| ks.mapping.remove(w)));
+        // "pick any of the merged windows and choose that window's state window": the first
+        // in the HashSet's iteration order.
+        let Some(merged_state_window) = merged_state_windows.first().copied() else {
+            return Err(FlinkError::run(
+                "java.lang.IllegalStateException",
+                "a merge without an in-flight window (Tidemark bug: please report the scenario)",
+            ));
+        };
+        ks.mapping.insert(merge_result, merged_state_window);
+        merged_state_windows.remove(0);
+        // No merge callback when the new window only fell inside one existing window.
+        if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
+            self.merge_function(
+                key,
+                new_window,
+                merge_result,
+                &merged_windows,
+                merged_state_window,
+                &merged_state_windows,
+            )?;
         }
+        let state_window = if result_window == new_window && !merged_new_window {
+            // A merge of in-flight windows that left the new window out (it cannot happen with
+            // session windows, which always touch what they merge with, but addWindow allows it).
+            self.key_state(key).mapping.insert(new_window, new_window);
+            new_window
+        } else {
+            merged_state_window
+        };
         self.merge_scratch = (merged_windows, merged_state_windows);
-        Ok(result_window)
+        Ok((result_window, state_window))
     }
 
     /// The `MergeFunction` in `WindowOperator.processElement`.
@@ -1080,13 +1033,15 @@ impl WindowOperator {
         }
         // `windowMergingState.mergeNamespaces(target, sources)`: the target's list first, then
         // each source's list appended in order.
-        let ks = self.key_state(key);
         let target = Window::Time(state_window_result);
         for source in merged_state_windows {
+            let ks = self.key_state(key);
             if let Some(elems) = ks.contents.remove(&Window::Time(*source)) {
-                ks.contents.entry(target).or_default().extend(elems);
+                ks.contents.entry(target).or_default().extend_from_slice(&elems);
+                self.recycle(elems);
             }
         }
+        let ks = self.key_state(key);
         // Tidemark's lifecycle: the merged windows live on as the merge result.
         let mut meta = ks.live.remove(&result).unwrap_or_default();
         for m in merged_windows {
@@ -1129,19 +1084,13 @@ impl WindowOperator {
         for &window in &element_windows {
             let (actual, state_window) = if self.is_merging() {
                 let Window::Time(tw) = window else { continue };
-                let actual = self.add_window(key, tw)?;
+                let (actual, state) = self.add_window(key, tw)?;
                 let actual_window = Window::Time(actual);
                 if self.is_window_late(&actual_window) {
                     self.key_state(key).mapping.remove(&actual);
                     self.push_window_late(elem, key, actual_window);
                     continue;
                 }
-                let Some(state) = self.key_state(key).mapping.get(&actual).copied() else {
-                    return Err(FlinkError::run(
-                        "java.lang.IllegalStateException",
-                        &format!("Window {actual} is not in in-flight window set."),
-                    ));
-                };
                 (actual_window, Window::Time(state))
             } else {
                 if self.is_window_late(&window) {
@@ -1260,8 +1209,10 @@ impl WindowOperator {
         } else {
             window
         };
-        let stale = !self.key_state(key).live.contains_key(&window);
-        record!(self.rec, TraceKind::TimerFired { key, window, time, purpose, stale, domain });
+        if self.rec.enabled {
+            let stale = !self.key_state(key).live.contains_key(&window);
+            self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale, domain });
+        }
         let (r, cause) = match domain {
             TimeDomain::EventTime => (self.trigger_on_event_time(key, window, time), FireCause::Timer { time }),
             TimeDomain::ProcessingTime => {
@@ -1300,49 +1251,5 @@ impl WindowOperator {
             .collect();
         live.sort_unstable_by_key(|&(k, w, _)| (k, w));
         live
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn timer(time: Millis, key: KeyId) -> TimerKey {
-        TimerKey { time, key, window: Window::Time(TimeWindow::new(0, 10)) }
-    }
-
-    #[test]
-    fn timer_queue_dedups_merges_purposes_and_fires_in_order() {
-        let mut q = TimerQueue::default();
-        assert!(q.register(timer(9, 1), TimerPurpose::TRIGGER));
-        assert!(q.register(timer(5, 0), TimerPurpose::TRIGGER));
-        assert!(!q.register(timer(9, 1), TimerPurpose::CLEANUP), "the same (key, window, time) is one timer");
-        assert!(q.register(timer(9, 0), TimerPurpose::CLEANUP));
-        assert_eq!(q.len(), 3);
-        let order: Vec<(Millis, KeyId)> = q.iter().map(|(t, _)| (t.time, t.key)).collect();
-        assert_eq!(order, [(5, 0), (9, 0), (9, 1)]);
-        assert_eq!(q.pop_due(4), None);
-        assert_eq!(q.pop_due(9).map(|(t, _)| t.time), Some(5));
-        assert_eq!(q.pop_due(9).map(|(t, _)| (t.key, t.time)), Some((0, 9)));
-        let (t, p) = q.pop_due(9).unwrap_or((timer(0, 9), TimerPurpose::default()));
-        assert_eq!((t.key, p), (1, TimerPurpose { trigger: true, cleanup: true }));
-        assert!(q.is_empty());
-    }
-
-    #[test]
-    fn deleted_timers_never_fire_and_can_come_back() {
-        let mut q = TimerQueue::default();
-        q.register(timer(5, 0), TimerPurpose::TRIGGER);
-        q.register(timer(7, 0), TimerPurpose::TRIGGER);
-        assert_eq!(q.delete(&timer(5, 0)), Some(TimerPurpose::TRIGGER));
-        assert_eq!(q.delete(&timer(5, 0)), None, "deleting twice has no effect");
-        assert_eq!(q.len(), 1);
-        assert_eq!(q.iter().count(), 1, "a deleted timer is not pending");
-        // Deleted then registered again: one timer, fired once, with only the new purpose.
-        q.register(timer(7, 0), TimerPurpose::CLEANUP);
-        q.delete(&timer(7, 0));
-        assert!(q.register(timer(7, 0), TimerPurpose::CLEANUP));
-        assert_eq!(q.pop_due(100), Some((timer(7, 0), TimerPurpose::CLEANUP)));
-        assert_eq!(q.pop_due(100), None);
     }
 }
