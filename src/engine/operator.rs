@@ -4,6 +4,8 @@
 //! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map;
+use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
 
@@ -170,10 +172,60 @@ struct KeyState {
     /// The oracle's firing counter `n`: per window for non-merging assigners (cleared with the
     /// window); for sessions a per-key map keyed by window, see [`WindowOperator::next_firing`].
     firings: FxHashMap<Window, u64>,
-    /// `MergingWindowSet.mapping`: in-flight window -> state window (sessions only).
-    mapping: BTreeMap<TimeWindow, TimeWindow>,
-    /// Live windows (created, not yet cleaned up or merged away).
+    /// `MergingWindowSet.mapping`: in-flight window -> state window (sessions only), with
+    /// Tidemark's bookkeeping for the window beside it.
+    mapping: BTreeMap<TimeWindow, InFlight>,
+    /// Live windows (created, not yet cleaned up) of non-merging assigners. For merging ones
+    /// the in-flight windows of `mapping` are the live windows: keeping a second map in step
+    /// with it cost four hash operations per session element.
     live: FxHashMap<Window, WindowMeta>,
+}
+
+/// A `mapping` entry: the state window, and the in-flight window's [`WindowMeta`].
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    state: TimeWindow,
+    meta: WindowMeta,
+}
+
+impl InFlight {
+    fn new(state: TimeWindow) -> Self {
+        InFlight { state, meta: WindowMeta::default() }
+    }
+}
+
+impl KeyState {
+    /// The live window's bookkeeping, if the window is live.
+    fn meta_mut(&mut self, merging: bool, window: Window) -> Option<&mut WindowMeta> {
+        match (merging, window) {
+            (true, Window::Time(tw)) => self.mapping.get_mut(&tw).map(|f| &mut f.meta),
+            (true, Window::Global) => None,
+            (false, _) => self.live.get_mut(&window),
+        }
+    }
+
+    fn is_live(&self, merging: bool, window: Window) -> bool {
+        match (merging, window) {
+            (true, Window::Time(tw)) => self.mapping.contains_key(&tw),
+            (true, Window::Global) => false,
+            (false, _) => self.live.contains_key(&window),
+        }
+    }
+}
+
+/// `mapping.put(window, window)`: the window is its own state window. True if it was not in
+/// flight before (an in-flight one keeps its bookkeeping).
+fn put_own_state_window(mapping: &mut BTreeMap<TimeWindow, InFlight>, window: TimeWindow) -> bool {
+    match mapping.entry(window) {
+        btree_map::Entry::Vacant(slot) => {
+            slot.insert(InFlight::new(window));
+            true
+        }
+        btree_map::Entry::Occupied(mut existing) => {
+            existing.get_mut().state = window;
+            false
+        }
+    }
 }
 
 /// `SlidingEventTimeWindows.assignWindows` (and the processing-time twin): from the last start
@@ -200,7 +252,7 @@ type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
 /// members of a run in a `HashSet`, so they come back in Java's hash order. Only runs of more
 /// than one window are merges. O(windows of the key) per element: kept as the reference.
 #[cfg(debug_assertions)]
-fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window: TimeWindow) -> Merges {
+fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, InFlight>, new_window: TimeWindow) -> Merges {
     let mut windows: Vec<TimeWindow> = mapping.keys().copied().collect();
     windows.push(new_window);
     windows.sort_by_key(|w| w.start);
@@ -228,7 +280,7 @@ fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, TimeWindow>, new_window:
 /// the new window plus the in-flight windows that intersect it. Debug builds check every call
 /// against [`merge_candidates_slow`].
 fn merge_candidates(
-    mapping: &BTreeMap<TimeWindow, TimeWindow>,
+    mapping: &BTreeMap<TimeWindow, InFlight>,
     new_window: TimeWindow,
     members: &mut Vec<TimeWindow>,
 ) -> Option<TimeWindow> {
@@ -821,7 +873,15 @@ impl WindowOperator {
         let kind = if at < window.max_timestamp() {
             FiringKind::Early
         } else {
-            let meta = self.key_state(key).live.entry(window).or_default();
+            let merging = self.is_merging();
+            let ks = self.key_state(key);
+            // A window fires only while it is live (in-flight, for sessions); the entry is
+            // made here for a non-merging window that somehow is not, as before.
+            let meta = match ks.meta_mut(merging, window) {
+                Some(meta) => meta,
+                None if merging => &mut WindowMeta::default(),
+                None => ks.live.entry(window).or_default(),
+            };
             if meta.had_on_time_firing {
                 FiringKind::Late
             } else {
@@ -894,12 +954,11 @@ impl WindowOperator {
         let elems = self.key_state(key).contents.remove(&state_window).unwrap_or_default();
         self.trigger_clear(key, window);
         self.clear_firings(key, window);
-        if let Window::Time(tw) = window
-            && self.is_merging()
-        {
-            self.key_state(key).mapping.remove(&tw);
-        }
-        if self.key_state(key).live.remove(&window).is_some() && self.rec.enabled {
+        let was_live = match window {
+            Window::Time(tw) if self.is_merging() => self.key_state(key).mapping.remove(&tw).is_some(),
+            _ => self.key_state(key).live.remove(&window).is_some(),
+        };
+        if was_live && self.rec.enabled {
             let unfired = elems.iter().copied().filter(|&e| !self.emitted[e as usize]).collect();
             self.rec.push(TraceKind::CleanedUp { key, window, time, elems, unfired });
         } else {
@@ -907,14 +966,19 @@ impl WindowOperator {
         }
     }
 
-    fn add_to_window(&mut self, elem: ElemIdx, key: KeyId, window: Window, state_window: Window) {
+    /// Adds the element to the window's state. `created`: the window was not live before
+    /// (merging assigners know it from `add_window`; the others look it up here).
+    fn add_to_window(&mut self, elem: ElemIdx, key: KeyId, window: Window, state_window: Window, created: Option<bool>) {
         let id = self.elements[elem as usize].id;
         self.key_state(key);
         let (ks, spare) = (&mut self.keys[key as usize], &mut self.spare_contents);
-        let created = !ks.live.contains_key(&window);
-        if created {
-            ks.live.insert(window, WindowMeta::default());
-        }
+        let created = created.unwrap_or_else(|| match ks.live.entry(window) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(slot) => {
+                slot.insert(WindowMeta::default());
+                true
+            }
+        });
         ks.contents.entry(state_window).or_insert_with(|| spare.pop().unwrap_or_default()).push(elem);
         if created {
             record!(self.rec, TraceKind::WindowCreated { key, window });
@@ -925,9 +989,10 @@ impl WindowOperator {
     // ------------------------------------------------------------------ merging
 
     /// `MergingWindowSet.addWindow` with the operator's `MergeFunction`. Returns the window the
-    /// element now belongs to (the merge result, or the new window itself) and its state window
-    /// (`getStateWindow`, answered here because `addWindow` has just looked it up).
-    fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<(TimeWindow, TimeWindow)> {
+    /// element now belongs to (the merge result, or the new window itself), its state window
+    /// (`getStateWindow`, answered here because `addWindow` has just looked it up), and whether
+    /// that window is newly in flight.
+    fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<(TimeWindow, TimeWindow, bool)> {
         // Scratch buffers taken for this call and put back at the end (an error ends the run).
         let mut merged_windows = std::mem::take(&mut self.merge_scratch.0);
         let mut merged_state_windows = std::mem::take(&mut self.merge_scratch.1);
@@ -944,9 +1009,11 @@ impl WindowOperator {
 
         // At most one merge: the in-flight windows never intersect each other.
         let Some(merge_result) = merge else {
-            self.key_state(key).mapping.insert(new_window, new_window);
+            // `mapping.put(newWindow, newWindow)`; a window equal to an in-flight one (which
+            // has never merged, being one gap long) stays the same live window.
+            let created = put_own_state_window(&mut self.key_state(key).mapping, new_window);
             self.merge_scratch = (merged_windows, merged_state_windows);
-            return Ok((new_window, new_window));
+            return Ok((new_window, new_window, created));
         };
         let mut result_window = new_window;
         let mut merged_new_window = false;
@@ -957,9 +1024,16 @@ impl WindowOperator {
         }
         let ks = self.key_state(key);
         // Every merged window other than the new one is in flight, so each removal finds its
-        // state window, in the HashSet's iteration order.
+        // state window, in the HashSet's iteration order. The merged windows live on as the
+        // merge result (Tidemark's lifecycle: their bookkeeping folds into it).
         merged_state_windows.clear();
-        merged_state_windows.extend(merged_windows.iter().filter_map(|w| ks.mapping.remove(w)));
+        let mut meta = WindowMeta::default();
+        for w in merged_windows.iter() {
+            if let Some(f) = ks.mapping.remove(w) {
+                merged_state_windows.push(f.state);
+                meta.had_on_time_firing |= f.meta.had_on_time_firing;
+            }
+        }
         // "pick any of the merged windows and choose that window's state window": the first
         // in the HashSet's iteration order.
         let Some(merged_state_window) = merged_state_windows.first().copied() else {
@@ -968,7 +1042,7 @@ impl WindowOperator {
                 "a merge without an in-flight window (Tidemark bug: please report the scenario)",
             ));
         };
-        ks.mapping.insert(merge_result, merged_state_window);
+        ks.mapping.insert(merge_result, InFlight { state: merged_state_window, meta });
         merged_state_windows.remove(0);
         // No merge callback when the new window only fell inside one existing window.
         if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
@@ -981,16 +1055,16 @@ impl WindowOperator {
                 &merged_state_windows,
             )?;
         }
-        let state_window = if result_window == new_window && !merged_new_window {
+        let (state_window, created) = if result_window == new_window && !merged_new_window {
             // A merge of in-flight windows that left the new window out (it cannot happen with
             // session windows, which always touch what they merge with, but addWindow allows it).
-            self.key_state(key).mapping.insert(new_window, new_window);
-            new_window
+            let created = put_own_state_window(&mut self.key_state(key).mapping, new_window);
+            (new_window, created)
         } else {
-            merged_state_window
+            (merged_state_window, false)
         };
         self.merge_scratch = (merged_windows, merged_state_windows);
-        Ok((result_window, state_window))
+        Ok((result_window, state_window, created))
     }
 
     /// The `MergeFunction` in `WindowOperator.processElement`.
@@ -1041,15 +1115,6 @@ impl WindowOperator {
                 self.recycle(elems);
             }
         }
-        let ks = self.key_state(key);
-        // Tidemark's lifecycle: the merged windows live on as the merge result.
-        let mut meta = ks.live.remove(&result).unwrap_or_default();
-        for m in merged_windows {
-            if let Some(old) = ks.live.remove(&Window::Time(*m)) {
-                meta.had_on_time_firing |= old.had_on_time_firing;
-            }
-        }
-        ks.live.insert(result, meta);
         Ok(())
     }
 
@@ -1082,25 +1147,25 @@ impl WindowOperator {
         // "if element is handled by none of assigned elementWindows"
         let mut is_skipped_element = true;
         for &window in &element_windows {
-            let (actual, state_window) = if self.is_merging() {
+            let (actual, state_window, created) = if self.is_merging() {
                 let Window::Time(tw) = window else { continue };
-                let (actual, state) = self.add_window(key, tw)?;
+                let (actual, state, created) = self.add_window(key, tw)?;
                 let actual_window = Window::Time(actual);
                 if self.is_window_late(&actual_window) {
                     self.key_state(key).mapping.remove(&actual);
                     self.push_window_late(elem, key, actual_window);
                     continue;
                 }
-                (actual_window, Window::Time(state))
+                (actual_window, Window::Time(state), Some(created))
             } else {
                 if self.is_window_late(&window) {
                     self.push_window_late(elem, key, window);
                     continue;
                 }
-                (window, window)
+                (window, window, None)
             };
             is_skipped_element = false;
-            self.add_to_window(elem, key, actual, state_window);
+            self.add_to_window(elem, key, actual, state_window, created);
             let r = self.trigger_on_element(key, actual, e.ts)?;
             if r.fire {
                 if !self.has_contents(key, state_window) {
@@ -1197,8 +1262,8 @@ impl WindowOperator {
         let TimerKey { time, key, window } = timer;
         let state_window = if self.is_merging() {
             let Window::Time(tw) = window else { return };
-            match self.key_state(key).mapping.get(&tw).copied() {
-                Some(s) => Window::Time(s),
+            match self.key_state(key).mapping.get(&tw) {
+                Some(f) => Window::Time(f.state),
                 None => {
                     // "Timer firing for non-existent window, this can only happen if a trigger
                     // did not clean up timers." Nothing to do.
@@ -1210,7 +1275,8 @@ impl WindowOperator {
             window
         };
         if self.rec.enabled {
-            let stale = !self.key_state(key).live.contains_key(&window);
+            let merging = self.is_merging();
+            let stale = !self.key_state(key).is_live(merging, window);
             self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale, domain });
         }
         let (r, cause) = match domain {
@@ -1239,14 +1305,13 @@ impl WindowOperator {
             .iter()
             .enumerate()
             .flat_map(move |(k, ks)| {
-                ks.live.keys().map(move |w| {
-                    let state = if self.is_merging() {
-                        w.time_window().and_then(|tw| ks.mapping.get(&tw)).map(|s| Window::Time(*s)).unwrap_or(*w)
-                    } else {
-                        *w
-                    };
-                    (k as KeyId, *w, ks.contents.get(&state).map_or(0, Vec::len))
-                })
+                let stored = |state: &Window| ks.contents.get(state).map_or(0, Vec::len);
+                let in_flight = ks
+                    .mapping
+                    .iter()
+                    .map(move |(w, f)| (k as KeyId, Window::Time(*w), stored(&Window::Time(f.state))));
+                let live = ks.live.keys().map(move |w| (k as KeyId, *w, stored(w)));
+                in_flight.chain(live)
             })
             .collect();
         live.sort_unstable_by_key(|&(k, w, _)| (k, w));
