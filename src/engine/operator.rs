@@ -1248,6 +1248,10 @@ impl WindowOperator {
             return Ok(());
         }
         self.processing_time = now;
+        // Event-time jobs have no processing-time timers, and the clock moves with every element.
+        if self.processing_timers.is_empty() {
+            return Ok(());
+        }
         self.fire_due(TimeDomain::ProcessingTime, now)
     }
 
