@@ -132,7 +132,9 @@ pub fn run_with(scenario: &Scenario, options: RunOptions) -> Run {
 fn trace_capacity(scenario: &Scenario) -> usize {
     const MAX_RESERVED_EVENTS: usize = 1 << 20;
     let windows_per_element = match scenario.assigner {
-        AssignerSpec::Sliding { size, slide, .. } | AssignerSpec::SlidingProcessing { size, slide, .. } if slide > 0 => {
+        AssignerSpec::Sliding { size, slide, .. } | AssignerSpec::SlidingProcessing { size, slide, .. }
+            if slide > 0 =>
+        {
             (size / slide).clamp(1, 64) as usize
         }
         _ => 1,
