@@ -92,6 +92,26 @@ test('processing-time windows say on the axis that their bands use processing ti
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('the label of a watermark item near the right edge stays on the canvas', async (t) => {
+  // session-bridge ends with Watermark(10:25) as the last explicit item, right at the canvas's
+  // right edge once the end of input moved the line to Long.MAX: its label ran off the canvas.
+  const app = await openApp({ path: '#preset=session-bridge&step=end' });
+  t.after(() => app.close());
+  const { page } = app;
+  const label = page.locator('[data-testid="watermark-item"] text');
+  await label.waitFor();
+  assert.match(await label.textContent(), /^item #6 wm 10:25:00\.000$/);
+  const canvas = await page.locator('[data-testid="canvas"]').boundingBox();
+  const box = await label.boundingBox();
+  assert.ok(canvas && box, 'canvas and label are visible');
+  assert.ok(box.x >= canvas.x, `label starts at ${box.x}, left of the canvas at ${canvas.x}`);
+  assert.ok(
+    box.x + box.width <= canvas.x + canvas.width,
+    `label ends at ${box.x + box.width}, past the canvas's right edge at ${canvas.x + canvas.width}`,
+  );
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('playback: play runs to the end, step back replays, keys work, reduced motion has no animation', async (t) => {
   const app = await openApp({ path: scenarioPath(TUMBLING, 0) });
   t.after(() => app.close());

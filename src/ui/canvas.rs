@@ -929,10 +929,17 @@ fn watermark(s: &AppState, height: f64) -> Html {
     let ghost = item.and_then(|i| match s.scenario.input.get(i).and_then(InputItem::watermark) {
         Some(v) if v != wm && v != LONG_MAX && v != LONG_MIN => {
             let gx = x_of(vp, v);
+            let text = format!("item #{} wm {}", i + 1, format_millis(v));
+            // On screen like the flag: to the left of the line when it would run off the right.
+            let (tx, anchor) = if gx + 4.0 + text.chars().count() as f64 * 7.0 > vp.width_px {
+                (gx - 4.0, "end")
+            } else {
+                (gx + 4.0, "start")
+            };
             Some(html! {
                 <g class="wm-ghost" data-testid="watermark-item" data-wm={v.to_string()}>
                     <line x1={px(gx)} x2={px(gx)} y1={px(top)} y2={px(height)} />
-                    <text x={px(gx + 4.0)} y={px(height - 6.0)}>{ format!("item #{} wm {}", i + 1, format_millis(v)) }</text>
+                    <text x={px(tx)} y={px(height - 6.0)} text-anchor={anchor}>{ text }</text>
                 </g>
             })
         }
