@@ -14,11 +14,14 @@
 //! `SKIP` line to stderr and passes, unless `TIDEMARK_REQUIRE_FLINK=1` (CI), which makes it fail.
 //! `TIDEMARK_FLINK_FULL=1` plans every SQL program and runs every Java program (minutes).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::Corpus;
 use serde_json::Value;
 use tidemark::codegen::{self, Program};
 use tidemark::engine::scenario::{InputItem, ProcessFunctionSpec, TriggerSpec, WindowFunctionSpec};
@@ -126,36 +129,24 @@ fn output(cmd: &mut Command) -> (bool, String) {
 
 // ------------------------------------------------------------------ scenarios
 
-fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink")
-}
-
 fn load(name: &str) -> Scenario {
-    let path = corpus().join(format!("scenarios/{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    Corpus::Parity.scenario(name)
 }
 
-fn golden(name: &str) -> Vec<Value> {
-    let path = corpus().join(format!("golden/{name}.jsonl"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect()
+fn load_ext(name: &str) -> Scenario {
+    Corpus::Ext.scenario(name)
+}
+
+fn parity_names() -> Vec<String> {
+    Corpus::Parity.names()
+}
+
+fn ext_names() -> Vec<String> {
+    Corpus::Ext.names()
 }
 
 fn rejected_at_build(name: &str) -> bool {
-    golden(name).iter().any(|l| l["out"] == "error" && l["phase"] == "build")
-}
-
-/// Every parity scenario, by name.
-fn parity_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(corpus().join("scenarios"))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
-    names.sort();
-    names
+    Corpus::Parity.golden(name).iter().any(|l| l["out"] == "error" && l["phase"] == "build")
 }
 
 fn with_function(mut s: Scenario, f: WindowFunctionSpec, suffix: &str) -> Scenario {
@@ -223,39 +214,6 @@ fn variants() -> Vec<Scenario> {
             .unwrap_or_else(|e| panic!("{e}")),
     );
     out
-}
-
-fn ext_corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink-ext")
-}
-
-/// A scenario of the part-two corpus (source-only ones run behind GlobalWindows, as in its
-/// parity test).
-fn load_ext(name: &str) -> Scenario {
-    let path = ext_corpus().join(format!("scenarios/{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if value.get("assigner").is_none() && value.get("process_function").is_none() && value.get("tvf").is_none() {
-        value["assigner"] = serde_json::json!({"kind": "global"});
-    }
-    Scenario::from_value(&value).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn golden_ext(name: &str) -> Vec<Value> {
-    let path = ext_corpus().join(format!("golden/{name}.jsonl"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(l).ok()).collect()
-}
-
-fn ext_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(ext_corpus().join("scenarios"))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
-    names.sort();
-    names
 }
 
 /// Whether a part-two scenario depends on what a bounded single-stream job cannot reproduce
@@ -426,7 +384,7 @@ fn run_on_flink(flink: &Flink, dir: &Path, programs: &[Program]) -> BTreeMap<Str
 /// A window job's printed results against its golden: fires per window in order, late records
 /// in order, errors.
 fn check_window_job(name: &str, scenario: &Scenario, lines: &[String]) {
-    let gold = golden(name);
+    let gold = Corpus::Parity.golden(name);
     // Fires per window, in order (windows of different keys may interleave differently within
     // one watermark's timer group, which Flink leaves unspecified).
     let mut ours: FiresPerWindow = BTreeMap::new();
@@ -523,7 +481,8 @@ fn check_ext_job(name: &str, lines: &[String]) {
             ours.push(serde_json::json!({"out": "error"}));
         }
     }
-    let mut theirs: Vec<Value> = golden_ext(name)
+    let mut theirs: Vec<Value> = Corpus::Ext
+        .golden(name)
         .into_iter()
         .filter(|g| matches!(g["out"].as_str(), Some("process" | "tvf" | "error")))
         .map(|mut g| {
