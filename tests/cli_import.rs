@@ -233,7 +233,7 @@ fn offsets_and_unit_mistakes_are_said() {
 }
 
 /// `lateness` prints one row per bound; its numbers are the library's report, itself equal to
-/// engine runs (tests/import.rs).
+/// engine runs (tests/import_lateness.rs).
 #[test]
 fn lateness_prints_the_report_table() {
     let file = data("sensors.csv");
@@ -248,7 +248,7 @@ bound  late  late %  on time  late-fired  dropped  result delay
 8.4 s     9   0.8 %     1064           3        0  68.4 s        suggested, current
 1 min     1   0.1 %     1067           0        0  2 min
 suggested bound 8.4 s: the 99th percentile of how far an element lies behind the largest earlier timestamp of its partition (8340 ms; 311 of 1067 elements out of order, at most 62319 ms)
-computed: analytic (equal to engine runs, tests/import.rs)
+computed: analytic (equal to engine runs, tests/import_lateness.rs)
 "
     );
     assert_eq!(stdout, expected);

@@ -12,7 +12,7 @@
 //!   watermark: a late firing);
 //! - **on time**: the rest: it waits in its windows for the watermark.
 //!
-//! Two ways to compute it, equal by the property test in `tests/import.rs`:
+//! Two ways to compute it, equal by the property test in `tests/import_lateness.rs`:
 //! - engine runs ([`report_by_runs`]): one run of the scenario per bound, with the bound
 //!   substituted, and one probe run per bound with 1 ms tumbling windows, where a window is late
 //!   exactly when its element is (`max_timestamp = ts`), so the probe's side output counts late

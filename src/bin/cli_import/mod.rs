@@ -358,7 +358,7 @@ fn render_report(file: &str, scenario: &Scenario, r: &LatenessReport) -> String 
         s.max_disorder
     ));
     let how = |m: Method| match m {
-        Method::Analytic => "analytic (equal to engine runs, tests/import.rs)",
+        Method::Analytic => "analytic (equal to engine runs, tests/import_lateness.rs)",
         Method::EngineRuns => "engine runs",
     };
     if r.late_method == r.outcome_method {
