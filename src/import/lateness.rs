@@ -301,19 +301,18 @@ pub fn report(scenario: &Scenario, bounds: &[Millis]) -> Result<LatenessReport, 
 fn outcomes_by_run(scenario: &Scenario, bound: Millis, window: Millis) -> BoundRow {
     let result = run_with(&with_bound(scenario, bound), RunOptions { trace: false });
     // A firing caused by an element fires during that element's step: one element per step.
-    let mut fired_steps: Vec<usize> = result
-        .outputs
-        .iter()
-        .filter_map(|o| match o {
-            Output::Fire(f) if matches!(f.cause, FireCause::Element { .. }) => Some(f.step),
-            _ => None,
-        })
-        .collect();
-    fired_steps.sort_unstable();
-    fired_steps.dedup();
+    let mut fired_at_step = vec![false; result.steps];
+    for o in &result.outputs {
+        if let Output::Fire(f) = o
+            && matches!(f.cause, FireCause::Element { .. })
+            && let Some(fired) = fired_at_step.get_mut(f.step)
+        {
+            *fired = true;
+        }
+    }
     let elements = scenario.elements().count() as u64;
     let s = result.stats;
-    let late_fired = fired_steps.len() as u64;
+    let late_fired = fired_at_step.iter().filter(|f| **f).count() as u64;
     let dropped = s.side_output + s.late_records_dropped + s.silently_dropped;
     BoundRow {
         bound,

@@ -266,7 +266,13 @@ impl ImportJob {
                         continue;
                     }
                     n += 1;
-                    let object = match serde_json::from_slice::<Value>(text) {
+                    // `from_str`, not `from_slice`: the page already has serde_json's parser for
+                    // text (scenarios), and a second one for bytes would add to the wasm.
+                    let Ok(text) = std::str::from_utf8(text) else {
+                        self.rows.bad(*line, "is not UTF-8 text".into());
+                        continue;
+                    };
+                    let object = match serde_json::from_str::<Value>(text) {
                         Ok(Value::Object(o)) => o,
                         Ok(other) => {
                             self.rows.bad(*line, format!("is JSON but not an object: {}", quote(&other.to_string())));

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::parse::{self, Parsed, csv_reader, is_blank, json_lookup, record_line, strip_bom, unreadable, whole_number};
+use super::parse::{
+    self, Parsed, csv_reader, is_blank, json_lookup, median, record_line, strip_bom, unreadable, whole_number,
+};
 use super::timestamp::{
     TimeUnit, TimestampError, guess_epoch_unit, parse_decimal, parse_timestamp, plausible_epoch_unit,
 };
@@ -219,7 +221,7 @@ fn json_table(body: &[u8]) -> Table {
         if objects.len() > SAMPLE_ROWS {
             break;
         }
-        if let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(line) {
+        if let Some(Value::Object(o)) = std::str::from_utf8(line).ok().and_then(|t| serde_json::from_str(t).ok()) {
             let mut paths = Vec::new();
             flatten("", &o, 0, &mut paths);
             for p in paths {
@@ -376,14 +378,10 @@ fn by_name(
 
 /// The median cell of a numeric column, as text.
 fn median_cell(rows: &[PreviewRow], i: usize) -> Option<&str> {
-    let mut cells: Vec<(i64, &str)> = rows
-        .iter()
-        .filter_map(|r| r.cells.get(i))
-        .map(|c| c.trim())
-        .filter_map(|c| parse_decimal(c, 1, 1).map(|v| (v, c)))
-        .collect();
-    cells.sort_unstable();
-    cells.get(cells.len().saturating_sub(1) / 2).map(|(_, c)| *c)
+    let cells = || rows.iter().filter_map(|r| r.cells.get(i)).map(|c| c.trim());
+    let mut values: Vec<i64> = cells().filter_map(|c| parse_decimal(c, 1, 1)).collect();
+    let m = median(&mut values)?;
+    cells().find(|c| parse_decimal(c, 1, 1) == Some(m))
 }
 
 /// The unit a time column's sampled cells are written in.

@@ -71,7 +71,8 @@ pub fn build_scenario(
     let first_arrival = parsed.elements.iter().filter_map(|e| e.arrival).min();
     let arrival_shift = first_arrival.map_or(0, |a| a.div_euclid(HOUR_MILLIS) * HOUR_MILLIS);
     if first_arrival.is_some() {
-        order.sort_by_key(|&i| parsed.elements[i].arrival);
+        // By arrival, ties in file order (the index makes every key distinct).
+        order.sort_unstable_by_key(|&i| (parsed.elements[i].arrival, i));
     }
     let input: Vec<InputItem> = order
         .iter()
