@@ -438,3 +438,12 @@ fn arrival_column_sets_the_order() {
     let order: Vec<(&str, Option<i64>)> = s.elements().map(|e| (e.key.as_str(), e.arrival)).collect();
     assert_eq!(order, [("B", Some(1000)), ("D", Some(2000)), ("A", Some(3000)), ("C", Some(3000))]);
 }
+
+/// The committed files are exactly the generator's output (`generate.py --check`), so the
+/// counts above are the seeded script's, not hand edits.
+#[test]
+fn data_files_are_the_generators_output() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/generate.py");
+    let out = std::process::Command::new("python3").arg(&script).arg("--check").output().expect("python3 runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
