@@ -5,6 +5,8 @@
 //! tidemark run -o DIR FILE...           DIR/<name>.jsonl for each scenario
 //! tidemark run --format trace FILE      the full trace, one JSON object per line
 //! tidemark run --format text FILE       the trace as readable lines
+//! tidemark import FILE --key COL --ts COL ...   a CSV/TSV/JSON Lines file as a scenario (cli_import)
+//! tidemark lateness FILE ...            the lateness report of a file or scenario, as a table
 //! ```
 //! Exit codes: 0 ok (a scenario Flink rejects still gives its `error` line, as the oracle does),
 //! 2 usage error or malformed scenario (one line on stderr naming the field), 1 I/O failure.
@@ -15,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tidemark::engine::{Run, Scenario, run};
+
+mod cli_import;
 
 const USAGE: &str = "usage: tidemark run [--format jsonl|trace|text] [-o DIR] FILE...";
 
@@ -34,7 +38,7 @@ struct Args {
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     match args.next().as_deref() {
         Some("run") => {}
-        Some("-h" | "--help") | None => return Err(USAGE.into()),
+        Some("-h" | "--help") | None => return Err(format!("{USAGE}\n{}", cli_import::USAGE)),
         Some(other) => return Err(format!("unknown command '{other}'\n{USAGE}")),
     }
     let mut parsed = Args { format: Format::Jsonl, out_dir: None, files: Vec::new() };
@@ -93,7 +97,12 @@ fn render(run: &Run, format: Format) -> String {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
+    let mut argv = std::env::args().skip(1).peekable();
+    if let Some(command @ ("import" | "lateness")) = argv.peek().map(String::as_str) {
+        let command = command.to_string();
+        return cli_import::main(&command, argv.skip(1));
+    }
+    let args = match parse_args(argv) {
         Ok(a) => a,
         Err(message) => {
             eprintln!("tidemark: {message}");
