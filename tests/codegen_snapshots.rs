@@ -6,7 +6,7 @@
 mod common;
 
 use common::Corpus;
-use tidemark::codegen::{Dialect, generate};
+use tidemark::codegen::{Dialect, ValueUnit, generate_with};
 use tidemark::engine::Scenario;
 use tidemark::engine::scenario::WindowFunctionSpec;
 
@@ -35,8 +35,12 @@ fn purging_continuous_no_side_output() -> Scenario {
 }
 
 fn check(snapshot: &str, scenario: &Scenario) {
+    check_in(snapshot, scenario, ValueUnit::Plain);
+}
+
+fn check_in(snapshot: &str, scenario: &Scenario, unit: ValueUnit) {
     for dialect in Dialect::ALL {
-        let program = generate(scenario, dialect);
+        let program = generate_with(scenario, dialect, unit);
         insta::assert_snapshot!(format!("{snapshot}__{}", dialect.id()), program.text);
     }
 }
@@ -84,4 +88,12 @@ snapshots! {
                   {"id": 2, "key": "A", "ts": 900, "partition": 1, "arrival": 950},
                   {"wm": 800, "partition": 1, "arrival": 1200}]}"#,
     );
+}
+
+/// Lab 6.2 as its preset: values in US cents, which the PyFlink program also shows in dollars
+/// (the course's $4.10, then $4.31); watermarks from a Table API expression after every element.
+#[test]
+fn lab_6_2_preset_in_dollars() {
+    let p = tidemark::teach::presets::by_id("lab-6-2").unwrap_or_else(|| panic!("preset lab-6-2"));
+    check_in("lab_6_2_preset_in_dollars", &p.scenario, ValueUnit::UsdCents);
 }

@@ -9,7 +9,7 @@
 //! produces it.)
 
 use super::{
-    Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, SQL_COMMENTS, Text, build_error, has_events,
+    Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, SQL_COMMENTS, Text, build_error, element_fields, has_events,
     has_watermark_items, human_duration, job, snake_name, source_caveats, time_comment, time_suffix,
 };
 use crate::engine::scenario::{
@@ -384,16 +384,8 @@ impl<'a> Gen<'a> {
                 for (i, item) in elements.iter().enumerate() {
                     match item {
                         InputItem::Element(e) => t.line(format!(
-                            "  ({}, {}, {}, {}{}){}{}",
-                            e.id,
-                            string_lit(&e.key),
-                            e.ts,
-                            e.value,
-                            match (&e.event, events) {
-                                (Some(ev), true) => format!(", {}", string_lit(ev)),
-                                (None, true) => ", CAST(NULL AS STRING)".to_string(),
-                                _ => String::new(),
-                            },
+                            "  ({}){}{}",
+                            element_fields(e, events, |n| n.to_string(), string_lit, "CAST(NULL AS STRING)"),
                             if i == last { ";" } else { "," },
                             time_suffix(" --", e.ts)
                         )),

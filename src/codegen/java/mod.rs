@@ -8,8 +8,8 @@ mod syntax;
 pub(crate) use syntax::{duration, long_lit, string_lit};
 
 use super::{
-    Dialect, JAVA_COMMENTS, Job, Program, Text, assigner_of, build_error, has_events, has_watermark_items,
-    human_duration, java_class_name, job, process_fn, source_caveats, sql, time_suffix,
+    Dialect, JAVA_COMMENTS, Job, Program, Text, assigner_of, build_error, element_fields, has_events,
+    has_watermark_items, human_duration, java_class_name, job, process_fn, source_caveats, sql, time_suffix,
 };
 use crate::engine::scenario::{
     AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
@@ -212,16 +212,8 @@ impl<'a> Gen<'a> {
                 let sep = if i + 1 == n { ");" } else { "," };
                 match item {
                     InputItem::Element(e) => t.line(format!(
-                        "                Event.of({}, {}, {}, {}{}){sep}{}",
-                        long_lit(e.id),
-                        string_lit(&e.key),
-                        long_lit(e.ts),
-                        long_lit(e.value),
-                        match (&e.event, self.events) {
-                            (Some(ev), true) => format!(", {}", string_lit(ev)),
-                            (None, true) => ", null".to_string(),
-                            _ => String::new(),
-                        },
+                        "                Event.of({}){sep}{}",
+                        element_fields(e, self.events, long_lit, string_lit, "null"),
                         time_suffix("//", e.ts)
                     )),
                     InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {

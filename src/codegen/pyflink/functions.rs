@@ -2,11 +2,26 @@
 //! buffers, or an incremental `AggregateFunction`/`ReduceFunction` followed by `EmitResult`, which
 //! stamps the one pre-aggregated value with the key, the window and the watermark.
 
-use crate::codegen::Text;
+use crate::codegen::{Text, ValueUnit};
 use crate::engine::scenario::WindowFunctionSpec;
 
-/// The result row a window function yields (`window` and `context` are its locals).
-fn result_row(global: bool, value: &str) -> String {
+/// Whether the result row carries the amount in dollars (`usd`): US cents, and a function whose
+/// value is an amount (a sum, the smallest or largest value; not a count or an average).
+pub(super) fn has_usd(function: WindowFunctionSpec, unit: ValueUnit) -> bool {
+    unit == ValueUnit::UsdCents
+        && matches!(
+            function,
+            WindowFunctionSpec::Process | WindowFunctionSpec::Sum | WindowFunctionSpec::Min | WindowFunctionSpec::Max
+        )
+}
+
+/// The result row a window function yields (`window` and `context` are its locals), `amount`
+/// the value shown in dollars too, if any.
+fn result_row(global: bool, value: &str, amount: Option<&str>) -> String {
+    let value = match amount {
+        Some(a) => format!("{value}, dollars({a})"),
+        None => value.to_string(),
+    };
     if global {
         format!("Row(key, {value}, context.current_watermark())")
     } else {
@@ -15,7 +30,14 @@ fn result_row(global: bool, value: &str) -> String {
 }
 
 /// The window function: a buffering `SumAndCount`, or an incremental function and `EmitResult`.
-pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, global: bool) {
+pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, global: bool, unit: ValueUnit) {
+    let usd = has_usd(function, unit);
+    if usd {
+        t.line("def dollars(cents):");
+        t.line("    \"\"\"US cents in dollars: 410 -> 4.10.\"\"\"");
+        t.line("    return Decimal(cents).scaleb(-2)");
+        t.blank_lines(2);
+    }
     let window_line = |t: &mut Text| {
         if !global {
             t.line("        window = context.window()");
@@ -32,7 +54,7 @@ pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, global: bool
             t.line("            total += e.value");
             t.line("            count += 1");
             window_line(t);
-            t.line(format!("        yield {}", result_row(global, "total, count")));
+            t.line(format!("        yield {}", result_row(global, "total, count", usd.then_some("total"))));
             t.blank_lines(2);
             return;
         }
@@ -98,6 +120,6 @@ pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, global: bool
     t.line("    def process(self, key, context, results):");
     t.line(format!("        value = {value}  # exactly one"));
     window_line(t);
-    t.line(format!("        yield {}", result_row(global, "value")));
+    t.line(format!("        yield {}", result_row(global, "value", usd.then_some("value"))));
     t.blank_lines(2);
 }

@@ -1,25 +1,33 @@
 //! The PyFlink program, in the course's style: records as `Row`s, `key_by`, `window`,
-//! `allowed_lateness`, `side_output_late_data`, then `aggregate`/`reduce`/`process`. What PyFlink
-//! lacks (evictors, custom watermark generators, the end-of-stream trigger) is said in a comment.
-//! Scenarios that run a window TVF get the same query through PyFlink's Table API; those that run
-//! a keyed process function get it in the course's RequestAssembler shape.
+//! `allowed_lateness`, `side_output_late_data` (the OutputTag `late-request-records`), then
+//! `aggregate`/`reduce`/`process` with the operator's `uid`. The watermarks are those Tidemark
+//! shows, after every element, from a Table API watermark expression (`source.rs`: PyFlink has
+//! no custom WatermarkGenerator). What PyFlink lacks (evictors, the end-of-stream trigger) is said
+//! in a comment. Scenarios that run a window TVF get the same query through PyFlink's Table API;
+//! those that run a keyed process function get it in the course's RequestAssembler shape.
 
 mod functions;
+mod source;
 mod syntax;
 
 pub(crate) use syntax::{grouped, string_lit, time};
 
 use super::{
-    Dialect, Job, PYTHON_COMMENTS, Program, Text, assigner_of, build_error, has_events, has_watermark_items,
-    human_duration, job, process_fn, snake_name, source_caveats, sql, time_comment, time_suffix,
+    Dialect, Job, PYTHON_COMMENTS, Program, Text, ValueUnit, assigner_of, build_error, has_events, has_watermark_items,
+    human_duration, job, process_fn, snake_name, source_caveats, sql,
 };
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, EvictorKind, ProcessFunctionSpec, Scenario, WindowFunctionSpec,
 };
-use syntax::duration;
+use source::Watermarks;
 
 pub fn program(scenario: &Scenario) -> Program {
-    let g = Gen::new(scenario);
+    program_with(scenario, ValueUnit::Plain)
+}
+
+/// The program, its values shown as `unit`.
+pub fn program_with(scenario: &Scenario, unit: ValueUnit) -> Program {
+    let g = Gen::new(scenario, unit);
     let text = g.render();
     Program {
         dialect: Dialect::PyFlink,
@@ -29,38 +37,52 @@ pub fn program(scenario: &Scenario) -> Program {
     }
 }
 
-/// A Python string literal (double quotes; backslashes, quotes and control characters escaped).
+/// The uid of the job's stateful operator: the course gives each one (`.uid("tenant-cost")`), so
+/// that its state can be restored from a savepoint after the job changes. Here: the scenario's
+/// name in kebab case, or the process function's.
+fn operator_uid(s: &Scenario, job: Job) -> String {
+    match job {
+        Job::Process(ProcessFunctionSpec::RequestAssembler { .. }) => "request-assembler".into(),
+        Job::Process(ProcessFunctionSpec::ErrorRateAlert { .. }) => "error-rate-alert".into(),
+        Job::Window | Job::Tvf(_) => snake_name(&s.name).replace('_', "-"),
+    }
+}
+
+/// Whether some window's max timestamp + the allowed lateness is past Long.MAX_VALUE (an event-
+/// time window reaches at most its span beyond an element's timestamp).
+fn lateness_overflows(s: &Scenario) -> bool {
+    let span = match &s.assigner {
+        AssignerSpec::Tumbling { size, .. } | AssignerSpec::Sliding { size, .. } => *size,
+        AssignerSpec::Session { gap } => *gap,
+        AssignerSpec::DynamicSession { default_gap, gaps } => gaps.values().copied().fold(*default_gap, i64::max),
+        AssignerSpec::Global
+        | AssignerSpec::GlobalEos
+        | AssignerSpec::TumblingProcessing { .. }
+        | AssignerSpec::SlidingProcessing { .. } => return false,
+    };
+    let lateness = s.allowed_lateness.unwrap_or(0);
+    lateness > 0 && s.elements().any(|e| e.ts.checked_add(span.max(0)).and_then(|m| m.checked_add(lateness)).is_none())
+}
+
 struct Gen<'a> {
     s: &'a Scenario,
     job: Job,
     /// The elements carry an event type (`started`, `completed`, `error`, ...).
     events: bool,
     markers: bool,
+    watermarks: Watermarks,
+    unit: ValueUnit,
     caveats: Vec<String>,
 }
 
 impl<'a> Gen<'a> {
-    fn new(s: &'a Scenario) -> Self {
+    fn new(s: &'a Scenario, unit: ValueUnit) -> Self {
         let markers = has_watermark_items(s);
         let mut caveats = Vec::new();
         if let Some(e) = build_error(s) {
             caveats.push(format!("Flink refuses to build this job: {e}"));
         }
-        match s.watermarks {
-            WatermarkSpec::Explicit if markers => caveats.push(
-                "PyFlink has no custom WatermarkGenerator, so the scenario's scripted watermarks (the comments in ELEMENTS) cannot be emitted; this job uses for_monotonous_timestamps(), whose periodic watermark this small input outruns: event time only advances at the end of input.".into(),
-            ),
-            WatermarkSpec::Explicit => {}
-            WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous if s.source.periodic => {}
-            WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous => caveats.push(
-                "Tidemark emits the watermark after every element, as the course's timelines do; PyFlink's strategy emits it periodically (every 200 ms), which this small input outruns: event time only advances at the end of input (no late data, no late firings). The Java program emits them as Tidemark does.".into(),
-            ),
-        }
-        if markers && s.watermarks != WatermarkSpec::Explicit {
-            caveats.push(
-                "The scenario's scripted watermarks (the comments in ELEMENTS) cannot be emitted: PyFlink has no custom WatermarkGenerator.".into(),
-            );
-        }
+        caveats.extend(source::caveats(s, markers));
         let job = job(s);
         if let (Job::Window, Some(e)) = (job, s.evictor) {
             let what = match e.kind {
@@ -69,6 +91,32 @@ impl<'a> Gen<'a> {
             };
             caveats.push(format!(
                 "The evictor ({what}) is left out: \"Evictor is still not supported in Python DataStream API\"; the Java program has it."
+            ));
+        }
+        if job == Job::Window && matches!(s.trigger.base, BaseTrigger::ContinuousEventTime { .. }) {
+            // Seen on PyFlink 2.3: its window operator gets the timers a trigger registers while
+            // a watermark is processed only after that watermark's timers have fired.
+            caveats.push(
+                "PyFlink fires a timer that the trigger registers while a watermark is being processed (ContinuousEventTimeTrigger's next interval) only at the next watermark, where Flink's Java operator, and Tidemark, fire it in the same advance: where one watermark passes several intervals, this job fires once per later watermark instead of several times at once.".into(),
+            );
+        }
+        if job == Job::Window && s.assigner.is_global() && matches!(s.trigger.base, BaseTrigger::EventTime) {
+            caveats.push(
+                "Flink's Java EventTimeTrigger is declared for TimeWindow and fails on GlobalWindows with a ClassCastException, as Tidemark shows; PyFlink's trigger is Python, takes the GlobalWindow and fires it at its max timestamp (Long.MAX_VALUE), at the end of input.".into(),
+            );
+        }
+        let merging = matches!(s.assigner, AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. });
+        if job == Job::Window && merging && matches!(s.trigger.base, BaseTrigger::Count { .. }) {
+            // Seen on PyFlink 2.3: session_count_trigger fired once, with 4 elements, where
+            // Flink's Java job fires with 3 and then with 6.
+            caveats.push(
+                "PyFlink 2.3 does not add up the CountTrigger counts of the sessions a merge joins as Flink's Java CountTrigger.onMerge does, so after a merge this job can fire at other elements than Tidemark shows.".into(),
+            );
+        }
+        if job == Job::Window && lateness_overflows(s) {
+            caveats.push(format!(
+                "An allowed lateness of {} takes a window's cleanup time (its max timestamp + the lateness) past Long.MAX_VALUE: Flink's Java operator wraps and caps it, as Tidemark shows; PyFlink's Python window operator adds them as unbounded Python ints and fails when it registers the cleanup timer (OverflowError: Python int too large to convert to C long).",
+                human_duration(s.allowed_lateness.unwrap_or(0))
             ));
         }
         if job == Job::Window && s.assigner == AssignerSpec::GlobalEos {
@@ -87,7 +135,8 @@ impl<'a> Gen<'a> {
             );
         }
         caveats.extend(source_caveats(s));
-        Gen { s, job, events: has_events(s), markers, caveats }
+        let watermarks = Watermarks::of(s, markers);
+        Gen { s, job, events: has_events(s), markers, watermarks, unit, caveats }
     }
 
     fn global(&self) -> bool {
@@ -96,6 +145,14 @@ impl<'a> Gen<'a> {
 
     /// The result row's value fields and their types.
     fn value_fields(&self) -> Vec<(&'static str, &'static str)> {
+        let mut fields = self.function_fields();
+        if functions::has_usd(self.s.function, self.unit) {
+            fields.push(("usd", "Types.BIG_DEC()"));
+        }
+        fields
+    }
+
+    fn function_fields(&self) -> Vec<(&'static str, &'static str)> {
         match self.s.function {
             WindowFunctionSpec::Process => vec![("sum", "Types.LONG()"), ("count", "Types.LONG()")],
             WindowFunctionSpec::Sum => vec![("sum", "Types.LONG()")],
@@ -133,16 +190,8 @@ impl<'a> Gen<'a> {
 
     fn body(&self, t: &mut Text) {
         let s = self.s;
-        let mut fields = vec!["\"id\"", "\"key\"", "\"ts\"", "\"value\""];
-        let mut field_types = vec!["Types.LONG()", "Types.STRING()", "Types.LONG()", "Types.LONG()"];
-        if self.events {
-            fields.push("\"event\"");
-            field_types.push("Types.STRING()");
-        }
-        t.line("# An input record: what the scenario's elements carry.");
-        t.line(format!("Event = Row({})", fields.join(", ")));
-        t.line("EVENT_TYPE = Types.ROW_NAMED(");
-        t.line(format!("    [{}], [{}])", fields.join(", "), field_types.join(", ")));
+        let marker_rows = self.markers && self.watermarks == Watermarks::PerEvent;
+        source::event_type(t, self.events, marker_rows);
         t.blank();
         match self.job {
             Job::Window => {
@@ -158,7 +207,11 @@ impl<'a> Gen<'a> {
                 }
                 names.push("\"watermark\"".into());
                 types.push("Types.LONG()".into());
-                t.line("# A window result: the key, the window, the value and the watermark at the firing.");
+                t.line(if functions::has_usd(s.function, self.unit) {
+                    "# A window result: the key, the window, the value (usd: in dollars) and the watermark at the firing."
+                } else {
+                    "# A window result: the key, the window, the value and the watermark at the firing."
+                });
                 t.line("RESULT_TYPE = Types.ROW_NAMED(");
                 t.line(format!("    [{}],", names.join(", ")));
                 t.line(format!("    [{}])", types.join(", ")));
@@ -187,37 +240,16 @@ impl<'a> Gen<'a> {
                 t.blank();
             }
         }
-        t.line("# The scenario's input, in arrival order.");
-        t.line("ELEMENTS = [");
-        for item in &s.input {
-            match item {
-                InputItem::Element(e) => t.line(format!(
-                    "    Event({}, {}, {}, {}{}),{}",
-                    e.id,
-                    string_lit(&e.key),
-                    e.ts,
-                    e.value,
-                    match (&e.event, self.events) {
-                        (Some(ev), true) => format!(", {}", string_lit(ev)),
-                        (None, true) => ", None".to_string(),
-                        _ => String::new(),
-                    },
-                    time_suffix(" #", e.ts)
-                )),
-                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => t.line(format!(
-                    "    # watermark {} (scripted; PyFlink cannot emit it)",
-                    time_comment(item.watermark().unwrap_or(i64::MIN))
-                )),
-            }
+        source::elements(t, s, self.events, marker_rows);
+        t.blank_lines(2);
+        if self.watermarks != Watermarks::PerEvent {
+            t.line("class EventTimestamps(TimestampAssigner):");
+            t.line("    def extract_timestamp(self, value, record_timestamp):");
+            t.line("        return value.ts");
+            t.blank_lines(2);
         }
-        t.line("]");
-        t.blank_lines(2);
-        t.line("class EventTimestamps(TimestampAssigner):");
-        t.line("    def extract_timestamp(self, value, record_timestamp):");
-        t.line("        return value.ts");
-        t.blank_lines(2);
         match self.job {
-            Job::Window => functions::functions(t, s.function, self.global()),
+            Job::Window => functions::functions(t, s.function, self.global(), self.unit),
             Job::Tvf(_) => {}
             Job::Process(spec) => process_fn::python(t, spec),
         }
@@ -276,54 +308,19 @@ impl<'a> Gen<'a> {
     fn main(&self, t: &mut Text) {
         let s = self.s;
         t.line("def main():");
-        t.line("    env = StreamExecutionEnvironment.get_execution_environment()");
+        t.line("    # One element per bundle: PyFlink holds a watermark back until the bundle of elements in");
+        t.line("    # progress is finished, so with larger bundles the elements behind it overtake it and");
+        t.line("    # nothing is ever late.");
+        t.line("    config = Configuration()");
+        t.line("    config.set_string(\"python.fn-execution.bundle.size\", \"1\")");
+        t.line("    env = StreamExecutionEnvironment.get_execution_environment(config)");
         t.line("    env.set_parallelism(1)  # results in the order Tidemark shows them");
         t.blank();
-        let strategy = match s.watermarks {
-            WatermarkSpec::Explicit if self.markers => {
-                "WatermarkStrategy.for_monotonous_timestamps()  # not the scripted watermarks: see above".to_string()
-            }
-            WatermarkSpec::Explicit => "WatermarkStrategy.no_watermarks()  # only the end of input's watermark".into(),
-            WatermarkSpec::BoundedOutOfOrderness { bound } => {
-                format!("WatermarkStrategy.for_bounded_out_of_orderness({})", duration(bound))
-            }
-            WatermarkSpec::Monotonous => "WatermarkStrategy.for_monotonous_timestamps()".into(),
-        };
-        if s.source.periodic && s.source.interval != 200 {
-            t.line(format!(
-                "    env.get_config().set_auto_watermark_interval({})  # milliseconds of processing time",
-                s.source.interval
-            ));
-        }
-        t.line("    watermarks = (");
-        t.line(format!("        {strategy}"));
-        if let Some(d) = s.source.idleness {
-            t.line(format!(
-                "        .with_idleness({})  # no events for this long (processing time): idle",
-                duration(d)
-            ));
-        }
-        t.line("        .with_timestamp_assigner(EventTimestamps())");
-        t.line("    )");
-        if self.job == Job::Window && s.side_output {
-            t.line("    # The late records travel pickled, as in the course: in PyFlink 2.3 an OutputTag typed");
-            t.line("    # with a named row cannot be pickled with the window (TypeError: cannot pickle RLock).");
-            t.line("    late_tag = OutputTag(\"late-events\", Types.PICKLED_BYTE_ARRAY())");
-        }
-        t.blank();
-        t.line("    records = env.from_collection(ELEMENTS, type_info=EVENT_TYPE) \\");
-        t.line("        .assign_timestamps_and_watermarks(watermarks)");
+        source::read_input(t, s, self.job, self.markers);
         t.blank();
         match self.job {
             Job::Window => self.window_job(t),
             Job::Tvf(_) => {
-                t.line("    t_env = StreamTableEnvironment.create(env)");
-                t.line("    t_env.get_config().set(\"table.local-time-zone\", \"UTC\")");
-                t.line("    # The stream's timestamps and watermarks become the table's rowtime attribute.");
-                t.line("    t_env.create_temporary_view(\"events\", records, Schema.new_builder()");
-                t.line("                                .column_by_metadata(\"rowtime\", \"TIMESTAMP_LTZ(3)\")");
-                t.line("                                .watermark(\"rowtime\", \"SOURCE_WATERMARK()\")");
-                t.line("                                .build())");
                 t.line("    # One final row per window when the watermark passes window_end - 1.");
                 t.line("    t_env.execute_sql(QUERY).print()");
             }
@@ -334,7 +331,8 @@ impl<'a> Gen<'a> {
                 };
                 t.line("    results = records \\");
                 t.line("        .key_by(lambda r: r.key, key_type=Types.STRING()) \\");
-                t.line(format!("        .process({function}(), output_type=RECORD_TYPE)"));
+                t.line(format!("        .process({function}(), output_type=RECORD_TYPE) \\"));
+                t.line(format!("        .uid({})", string_lit(&operator_uid(s, self.job))));
                 t.blank();
                 t.line("    results.print()");
                 t.blank();
@@ -346,6 +344,12 @@ impl<'a> Gen<'a> {
     /// key_by → window → trigger, lateness, side output → the window function → print.
     fn window_job(&self, t: &mut Text) {
         let s = self.s;
+        if s.side_output {
+            t.line("    # The late records travel pickled, as in the course: in PyFlink 2.3 an OutputTag typed");
+            t.line("    # with a named row cannot be pickled with the window (TypeError: cannot pickle RLock).");
+            t.line("    late_tag = OutputTag(\"late-request-records\", Types.PICKLED_BYTE_ARRAY())");
+            t.blank();
+        }
         t.line("    results = (");
         t.line("        records");
         t.line("        .key_by(lambda r: r.key, key_type=Types.STRING())");
@@ -396,13 +400,16 @@ impl<'a> Gen<'a> {
             }
         };
         t.line(format!("        {call}"));
+        t.line(format!("        .uid({})", string_lit(&operator_uid(s, self.job))));
         t.line("    )");
         t.blank();
         t.line("    results.print()");
         if s.side_output {
             t.line("    # get_side_output must be called: otherwise PyFlink sends the late records into the");
-            t.line("    # main stream.");
-            t.line("    results.get_side_output(late_tag).print()");
+            t.line("    # main stream. One line per late record, as the course's lab prints them.");
+            t.line("    results.get_side_output(late_tag) \\");
+            t.line("        .map(lambda r: f\"LATE {r.id}\", output_type=Types.STRING()) \\");
+            t.line("        .print()");
         } else {
             t.line("    # No side output: late elements are dropped and counted in numLateRecordsDropped.");
         }

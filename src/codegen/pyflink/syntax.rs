@@ -4,6 +4,7 @@
 use crate::codegen::{Text, Unit, short_escape, split_duration};
 use crate::engine::time::Millis;
 
+/// A Python string literal (double quotes; backslashes, quotes and control characters escaped).
 pub(crate) fn string_lit(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -72,15 +73,27 @@ pub(crate) fn grouped(n: i64) -> String {
 
 /// The imports of a program whose body (below the imports) is `body`: every PyFlink name it uses.
 pub(super) fn imports(t: &mut Text, body: &str) {
+    // The code, without comment lines and trailing comments: a name in a comment needs no import.
+    let code: String = body
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| l.split(" # ").next().unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n");
     let used = |name: &str| {
-        body.match_indices(name).any(|(i, _)| {
-            let before = body[..i].chars().next_back();
-            let after = body[i + name.len()..].chars().next();
+        code.match_indices(name).any(|(i, _)| {
+            let before = code[..i].chars().next_back();
+            let after = code[i + name.len()..].chars().next();
             let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
             !before.is_some_and(ident) && !after.is_some_and(ident)
         })
     };
-    let common: Vec<&str> = ["Duration", "Row", "Types", "WatermarkStrategy"].into_iter().filter(|n| used(n)).collect();
+    if used("Decimal") {
+        t.line("from decimal import Decimal");
+        t.blank();
+    }
+    let common: Vec<&str> =
+        ["Configuration", "Duration", "Row", "Types", "WatermarkStrategy"].into_iter().filter(|n| used(n)).collect();
     t.line(format!("from pyflink.common import {}", common.join(", ")));
     if used("Time") {
         t.line("from pyflink.common.time import Time");
@@ -129,6 +142,10 @@ pub(super) fn imports(t: &mut Text, body: &str) {
     let table: Vec<&str> = ["Schema", "StreamTableEnvironment"].into_iter().filter(|n| used(n)).collect();
     if !table.is_empty() {
         t.line(format!("from pyflink.table import {}", table.join(", ")));
+    }
+    let expressions: Vec<&str> = ["col", "lit"].into_iter().filter(|n| used(n)).collect();
+    if !expressions.is_empty() {
+        t.line(format!("from pyflink.table.expressions import {}", expressions.join(", ")));
     }
 }
 
