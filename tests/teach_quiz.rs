@@ -1,25 +1,16 @@
 //! Predict, then reveal: the questions are the steps that decide something, the engine gives
 //! the answer, `check` gives the verdict with the narration, and the score counts.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{at, preset, presets_and_parity_scenarios};
 use tidemark::engine::view::{ElementOutcome, at_step};
-use tidemark::engine::{Run, Scenario, TimeWindow, Window, run};
-use tidemark::teach::presets::{self, Preset};
+use tidemark::engine::{TimeWindow, Window, run};
+use tidemark::teach::presets;
 use tidemark::teach::{Answer, Context, ElementFate, Question, QuestionKind, Score, WindowRef, check, questions};
-
-fn at(h: i64, m: i64, s: i64, ms: i64) -> i64 {
-    1_767_225_600_000 + ((h * 60 + m) * 60 + s) * 1000 + ms
-}
 
 fn minute(h: i64, m: i64) -> WindowRef {
     WindowRef { key: 0, window: Window::Time(TimeWindow::new(at(h, m, 0, 0), at(h, m + 1, 0, 0))) }
-}
-
-fn preset(id: &str) -> (Preset, Run) {
-    let p = presets::by_id(id).unwrap_or_else(|| panic!("preset {id}"));
-    let r = run(&p.scenario);
-    (p, r)
 }
 
 fn find<'a>(qs: &'a [Question], id: &str) -> &'a Question {
@@ -155,16 +146,7 @@ fn count_trigger_questions() {
 /// question is never asked about a step after a failure.
 #[test]
 fn answers_agree_with_the_view() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
-    let mut scenarios: Vec<Scenario> = presets::all().into_iter().map(|p| p.scenario).collect();
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("scenarios").filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort();
-    for f in files {
-        if let Ok(s) = Scenario::from_json_str(&std::fs::read_to_string(&f).expect("read")) {
-            scenarios.push(s);
-        }
-    }
+    let scenarios = presets_and_parity_scenarios();
     let mut asked = 0;
     for s in &scenarios {
         let r = run(s);

@@ -2,25 +2,15 @@
 //! at a playhead, with the course's numbers: ts + allowed lateness against the watermark,
 //! cleanup time against the watermark, max timestamp against the watermark.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{at, preset, presets_and_parity_scenarios, scenario};
 use tidemark::engine::view::at_step;
-use tidemark::engine::{Run, Scenario, TimeWindow, Window, run};
-use tidemark::teach::presets::{self, Preset};
+use tidemark::engine::{TimeWindow, Window, run};
 use tidemark::teach::{Context, Explanation, why_element, why_timer, why_window};
-
-fn at(h: i64, m: i64, s: i64, ms: i64) -> i64 {
-    1_767_225_600_000 + ((h * 60 + m) * 60 + s) * 1000 + ms
-}
 
 fn minute(h: i64, m: i64) -> Window {
     Window::Time(TimeWindow::new(at(h, m, 0, 0), at(h, m + 1, 0, 0)))
-}
-
-fn preset(id: &str) -> (Preset, Run) {
-    let p = presets::by_id(id).unwrap_or_else(|| panic!("preset {id}"));
-    let r = run(&p.scenario);
-    (p, r)
 }
 
 fn text(e: &Explanation) -> String {
@@ -205,10 +195,6 @@ fn why_merged_sessions() {
     );
 }
 
-fn scenario(json: &str) -> Scenario {
-    Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"))
-}
-
 /// Without a side output a too-late element is dropped and counted; an element whose windows
 /// are gone but which is not late itself is dropped silently (FINDINGS §4).
 #[test]
@@ -240,16 +226,7 @@ fn why_dropped() {
 /// and every Flink parity scenario, at every playhead, and ids that do not exist.
 #[test]
 fn every_question_has_an_answer() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
-    let mut scenarios: Vec<Scenario> = presets::all().into_iter().map(|p| p.scenario).collect();
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).expect("scenarios").filter_map(|e| e.ok().map(|e| e.path())).collect();
-    files.sort();
-    for f in files {
-        if let Ok(s) = Scenario::from_json_str(&std::fs::read_to_string(&f).expect("read")) {
-            scenarios.push(s);
-        }
-    }
+    let scenarios = presets_and_parity_scenarios();
     let mut answers = 0;
     for s in &scenarios {
         let r = run(s);

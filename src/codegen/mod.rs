@@ -5,22 +5,32 @@
 //!  Scenario ──▶ java::program    complete class with main(): fromData → timestamps and watermarks
 //!     │                          → keyBy → window(assigner).trigger.evictor.allowedLateness
 //!     │                          .sideOutputLateData → aggregate/reduce/process → print
-//!     ├──────▶ pyflink::program  the same job in PyFlink; what PyFlink lacks (evictors, custom
-//!     │                          watermark generators, ...) is said in a comment, never dropped
+//!     ├──────▶ pyflink::program  the same job in PyFlink, its watermarks after every element
+//!     │                          from a Table API watermark expression (PyFlink has no custom
+//!     │                          generator); what PyFlink lacks (evictors, ...) is said in a
+//!     │                          comment, never dropped
 //!     └──────▶ sql::program      DDL + INSERT of the elements + a TUMBLE/HOP/SESSION query, with
 //!                                a comment block listing what the TVF cannot express
 //! ```
+//!
+//! The rooms: `text.rs` builds the lines and writes the comment header and caveat lists every
+//! dialect opens with; `java/` and `pyflink/` hold each dialect's generator with its syntax
+//! (literals, imports) and the classes or functions of a window job beside it; `process_fn.rs` is
+//! the course's keyed process functions in both; `sql.rs` is the SQL program.
 //!
 //! Every setting of the scenario either appears in the program or in a comment that says why it
 //! does not (a [`Program::caveats`] entry too, for the UI). Generation is pure and never panics.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod java;
+mod process_fn;
 pub mod pyflink;
 pub mod sql;
+mod text;
 
-use crate::engine::scenario::{InputItem, ProcessFunctionSpec, Scenario, TvfSpec};
+use crate::engine::scenario::{Element, InputItem, ProcessFunctionSpec, Scenario, TvfSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis, format_millis};
+pub(crate) use text::{JAVA_COMMENTS, PYTHON_COMMENTS, SQL_COMMENTS, Text};
 
 /// The three languages a scenario is shown in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,11 +74,28 @@ pub struct Program {
     pub caveats: Vec<String>,
 }
 
+/// What the scenario's integer values stand for, as the programs show them. A scenario does not
+/// say; its preset does (Lab 6's values are US cents, which the course writes as $4.10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueUnit {
+    /// The bare number.
+    #[default]
+    Plain,
+    /// US cents: the PyFlink program (the course's language) adds each amount in dollars, a
+    /// `usd` DECIMAL beside the value (410 → 4.10). Java and SQL print the cents.
+    UsdCents,
+}
+
 /// The program for `scenario` in `dialect`.
 pub fn generate(scenario: &Scenario, dialect: Dialect) -> Program {
+    generate_with(scenario, dialect, ValueUnit::Plain)
+}
+
+/// The program for `scenario` in `dialect`, its values shown as `unit`.
+pub fn generate_with(scenario: &Scenario, dialect: Dialect, unit: ValueUnit) -> Program {
     match dialect {
         Dialect::Java => java::program(scenario),
-        Dialect::PyFlink => pyflink::program(scenario),
+        Dialect::PyFlink => pyflink::program_with(scenario, unit),
         Dialect::Sql => sql::program(scenario),
     }
 }
@@ -172,31 +199,6 @@ pub fn snake_name(scenario_name: &str) -> String {
     out
 }
 
-/// Text for a line comment: control characters (newlines included) become spaces.
-pub(crate) fn comment_text(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
-}
-
-/// Word-wraps `text` into comment lines of at most `width` characters after `prefix`.
-pub(crate) fn wrap_comment(prefix: &str, text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in comment_text(text).split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(format!("{prefix}{line}"));
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(format!("{prefix}{line}"));
-    }
-    lines
-}
-
 /// An event time for people: `10:00:05.000` for wall-clock times, else the raw number.
 pub(crate) fn time_comment(ts: Millis) -> String {
     format_millis(ts)
@@ -209,6 +211,47 @@ pub(crate) fn time_suffix(marker: &str, ts: Millis) -> String {
         t if t == ts.to_string() => String::new(),
         t => format!(" {marker} {t}"),
     }
+}
+
+/// `Class.of(arg, ..[, offset])` of a time-window assigner (`TumblingEventTimeWindows.of(size)`,
+/// `SlidingEventTimeWindows.of(size, slide, offset)`, ...), `duration` writing each argument in
+/// the dialect's syntax; the offset is written only when it is not 0.
+pub(crate) fn assigner_of(class: &str, args: &[Millis], offset: Millis, duration: impl Fn(Millis) -> String) -> String {
+    let mut args: Vec<String> = args.iter().map(|ms| duration(*ms)).collect();
+    if offset != 0 {
+        args.push(duration(offset));
+    }
+    format!("{class}.of({})", args.join(", "))
+}
+
+/// The escape Java and Python both write for `c` in a double-quoted string literal, if it has a
+/// short one.
+pub(crate) fn short_escape(c: char) -> Option<&'static str> {
+    match c {
+        '"' => Some("\\\""),
+        '\\' => Some("\\\\"),
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        _ => None,
+    }
+}
+
+/// An element's fields as a dialect writes them in its input: `id, key, ts, value`, and the
+/// event type when the elements carry one (`null_event` where an element has none).
+pub(crate) fn element_fields(
+    e: &Element,
+    events: bool,
+    int: impl Fn(i64) -> String,
+    string: impl Fn(&str) -> String,
+    null_event: &str,
+) -> String {
+    let event = match (&e.event, events) {
+        (Some(ev), true) => format!(", {}", string(ev)),
+        (None, true) => format!(", {null_event}"),
+        _ => String::new(),
+    };
+    format!("{}, {}, {}, {}{event}", int(e.id), string(&e.key), int(e.ts), int(e.value))
 }
 
 /// Whether the input scripts any watermark.
@@ -290,51 +333,6 @@ pub(crate) fn build_error(scenario: &Scenario) -> Option<String> {
     crate::engine::operator::validate(scenario).err().map(|e| e.to_string())
 }
 
-/// A small line builder (writing to a `String` cannot fail; no `unwrap` needed).
-#[derive(Default)]
-pub(crate) struct Text {
-    out: String,
-}
-
-impl Text {
-    pub(crate) fn line(&mut self, s: impl AsRef<str>) {
-        self.out.push_str(s.as_ref());
-        self.out.push('\n');
-    }
-
-    pub(crate) fn blank(&mut self) {
-        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
-            self.out.push('\n');
-        }
-    }
-
-    /// Ends the text with exactly `n` empty lines (Python wants two between top-level blocks).
-    pub(crate) fn blank_lines(&mut self, n: usize) {
-        while self.out.ends_with("\n\n") {
-            self.out.pop();
-        }
-        if !self.out.is_empty() {
-            for _ in 0..n {
-                self.out.push('\n');
-            }
-        }
-    }
-
-    pub(crate) fn raw(&mut self, s: &str) {
-        self.out.push_str(s);
-    }
-
-    pub(crate) fn lines(&mut self, lines: impl IntoIterator<Item = String>) {
-        for l in lines {
-            self.line(l);
-        }
-    }
-
-    pub(crate) fn finish(self) -> String {
-        self.out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,13 +359,5 @@ mod tests {
         assert_eq!(snake_name("Course Lab-6"), "course_lab_6");
         assert_eq!(snake_name("42"), "scenario_42");
         assert_eq!(snake_name("--"), "scenario_");
-    }
-
-    /// Comments cannot be broken out of by the description.
-    #[test]
-    fn comments_are_one_line_each() {
-        let lines = wrap_comment("// ", "a\nb */ c\r\nd", 80);
-        assert_eq!(lines, vec!["// a b */ c d".to_string()]);
-        assert_eq!(wrap_comment("# ", "aaa bbb ccc", 7), vec!["# aaa bbb".to_string(), "# ccc".to_string()]);
     }
 }

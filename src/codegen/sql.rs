@@ -9,8 +9,8 @@
 //! produces it.)
 
 use super::{
-    Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, Text, build_error, has_events, has_watermark_items,
-    human_duration, job, snake_name, source_caveats, time_comment, time_suffix, wrap_comment,
+    Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, SQL_COMMENTS, Text, build_error, element_fields, has_events,
+    has_watermark_items, human_duration, job, snake_name, source_caveats, time_comment, time_suffix,
 };
 use crate::engine::scenario::{
     AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
@@ -68,10 +68,6 @@ pub(crate) fn interval(ms: Millis) -> String {
     }
 }
 
-fn comment(prefix: &str, text: &str) -> Vec<String> {
-    wrap_comment(prefix, text, 96)
-}
-
 /// The aggregate columns of the window function.
 fn aggregates(function: WindowFunctionSpec) -> Vec<&'static str> {
     match function {
@@ -85,21 +81,43 @@ fn aggregates(function: WindowFunctionSpec) -> Vec<&'static str> {
     }
 }
 
+/// `TUMBLE(TABLE events, DESCRIPTOR(time), size[, offset])`.
+fn tumble(time: &str, size: Millis, offset: Millis) -> String {
+    match offset {
+        0 => format!("TUMBLE(TABLE events, DESCRIPTOR({time}), {})", interval(size)),
+        _ => format!("TUMBLE(TABLE events, DESCRIPTOR({time}), {}, {})", interval(size), interval(offset)),
+    }
+}
+
+/// `HOP(TABLE events, DESCRIPTOR(time), slide, size[, offset])`: HOP takes the slide first, then
+/// the size.
+fn hop(time: &str, size: Millis, slide: Millis, offset: Millis) -> String {
+    match offset {
+        0 => format!("HOP(TABLE events, DESCRIPTOR({time}), {}, {})", interval(slide), interval(size)),
+        _ => format!(
+            "HOP(TABLE events, DESCRIPTOR({time}), {}, {}, {})",
+            interval(slide),
+            interval(size),
+            interval(offset)
+        ),
+    }
+}
+
+/// `SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(time), gap)`.
+fn session(time: &str, gap: Millis) -> String {
+    format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR({time}), {})", interval(gap))
+}
+
 /// The TVF call for a scenario's `tvf` over the time attribute `time`.
 fn tvf_call(spec: TvfSpec, time: &str) -> String {
     match spec {
-        TvfSpec::Tumble { size } => format!("TUMBLE(TABLE events, DESCRIPTOR({time}), {})", interval(size)),
-        // HOP takes the slide first, then the size.
-        TvfSpec::Hop { size, slide } => {
-            format!("HOP(TABLE events, DESCRIPTOR({time}), {}, {})", interval(slide), interval(size))
-        }
+        TvfSpec::Tumble { size } => tumble(time, size, 0),
+        TvfSpec::Hop { size, slide } => hop(time, size, slide, 0),
         // CUMULATE takes the step first, then the maximum size.
         TvfSpec::Cumulate { step, size } => {
             format!("CUMULATE(TABLE events, DESCRIPTOR({time}), {}, {})", interval(step), interval(size))
         }
-        TvfSpec::Session { gap } => {
-            format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR({time}), {})", interval(gap))
-        }
+        TvfSpec::Session { gap } => session(time, gap),
     }
 }
 
@@ -127,7 +145,7 @@ fn alert_query(size: Millis, threshold_pct: i64) -> Vec<String> {
             "  CASE WHEN 100 * SUM(CASE WHEN {error} THEN 1 ELSE 0 END) > {threshold_pct} * COUNT(*) THEN 'alert' ELSE 'ok' END AS verdict"
         ),
         "FROM TABLE(".to_string(),
-        format!("  TUMBLE(TABLE events, DESCRIPTOR(ts), {}))", interval(size)),
+        format!("  {})", tumble("ts", size, 0)),
         format!("WHERE `event` IS NULL OR {error} OR LOWER(`event`) IN ({})", set(&REQUEST_EVENTS)),
         "GROUP BY `key`, window_start, window_end;".to_string(),
     ]
@@ -205,15 +223,16 @@ impl<'a> Gen<'a> {
         Gen { s, job, tvf, proctime, caveats }
     }
 
-    /// The TVF of a DataStream window assigner.
+    /// The TVF of a DataStream window assigner: over the rowtime `ts`, or over `proc_time` for
+    /// processing-time windows.
     fn window_tvf(s: &Scenario, caveats: &mut Vec<String>, proctime: &mut bool) -> Option<String> {
+        *proctime = !s.assigner.is_event_time();
+        let time = if *proctime { "proc_time" } else { "ts" };
         match &s.assigner {
-            AssignerSpec::Tumbling { size, offset } => Some(if *offset == 0 {
-                format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {})", interval(*size))
-            } else {
-                format!("TUMBLE(TABLE events, DESCRIPTOR(ts), {}, {})", interval(*size), interval(*offset))
-            }),
-            AssignerSpec::Sliding { size, slide, offset } => {
+            AssignerSpec::Tumbling { size, offset } | AssignerSpec::TumblingProcessing { size, offset } => {
+                Some(tumble(time, *size, *offset))
+            }
+            AssignerSpec::Sliding { size, slide, offset } | AssignerSpec::SlidingProcessing { size, slide, offset } => {
                 if *slide > 0 && size % slide != 0 {
                     caveats.push(format!(
                         "HOP requires the size ({}) to be a whole multiple of the slide ({}); Flink's planner rejects this query.",
@@ -221,21 +240,9 @@ impl<'a> Gen<'a> {
                         human_duration(*slide)
                     ));
                 }
-                // HOP takes the slide first, then the size.
-                Some(if *offset == 0 {
-                    format!("HOP(TABLE events, DESCRIPTOR(ts), {}, {})", interval(*slide), interval(*size))
-                } else {
-                    format!(
-                        "HOP(TABLE events, DESCRIPTOR(ts), {}, {}, {})",
-                        interval(*slide),
-                        interval(*size),
-                        interval(*offset)
-                    )
-                })
+                Some(hop(time, *size, *slide, *offset))
             }
-            AssignerSpec::Session { gap } => {
-                Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*gap)))
-            }
+            AssignerSpec::Session { gap } => Some(session(time, *gap)),
             AssignerSpec::DynamicSession { default_gap, gaps } => {
                 let list: Vec<String> = gaps.iter().map(|(k, g)| format!("{k}: {}", human_duration(*g))).collect();
                 caveats.push(format!(
@@ -243,35 +250,7 @@ impl<'a> Gen<'a> {
                     list.join(", "),
                     human_duration(*default_gap)
                 ));
-                Some(format!("SESSION(TABLE events PARTITION BY `key`, DESCRIPTOR(ts), {})", interval(*default_gap)))
-            }
-            AssignerSpec::TumblingProcessing { size, offset } => {
-                *proctime = true;
-                Some(if *offset == 0 {
-                    format!("TUMBLE(TABLE events, DESCRIPTOR(proc_time), {})", interval(*size))
-                } else {
-                    format!("TUMBLE(TABLE events, DESCRIPTOR(proc_time), {}, {})", interval(*size), interval(*offset))
-                })
-            }
-            AssignerSpec::SlidingProcessing { size, slide, offset } => {
-                *proctime = true;
-                if *slide > 0 && size % slide != 0 {
-                    caveats.push(format!(
-                        "HOP requires the size ({}) to be a whole multiple of the slide ({}); Flink's planner rejects this query.",
-                        human_duration(*size),
-                        human_duration(*slide)
-                    ));
-                }
-                Some(if *offset == 0 {
-                    format!("HOP(TABLE events, DESCRIPTOR(proc_time), {}, {})", interval(*slide), interval(*size))
-                } else {
-                    format!(
-                        "HOP(TABLE events, DESCRIPTOR(proc_time), {}, {}, {})",
-                        interval(*slide),
-                        interval(*size),
-                        interval(*offset)
-                    )
-                })
+                Some(session(time, *default_gap))
             }
             AssignerSpec::Global | AssignerSpec::GlobalEos => {
                 caveats.push(
@@ -337,14 +316,12 @@ impl<'a> Gen<'a> {
             Job::Tvf(_) => " with a window table-valued function",
             _ => "",
         };
-        t.line(format!("-- Tidemark scenario {}, as Flink SQL 2.3{form}.", string_lit(&s.name)));
-        if !s.description.is_empty() {
-            t.line("--");
-            t.lines(comment("-- ", &s.description));
-        }
-        t.line("--");
-        t.line("-- Run the statements in order in the SQL client (bin/sql-client.sh). The elements are");
-        t.line("-- written to a CSV folder by a batch INSERT, then read back as a stream with a watermark.");
+        let run = [
+            "Run the statements in order in the SQL client (bin/sql-client.sh). The elements are".to_string(),
+            "written to a CSV folder by a batch INSERT, then read back as a stream with a watermark.".to_string(),
+        ];
+        let title = format!("Tidemark scenario {}, as Flink SQL 2.3{form}.", string_lit(&s.name));
+        SQL_COMMENTS.header(&mut t, &title, &s.description, &run, &[]);
         t.blank();
         t.line("SET 'parallelism.default' = '1';");
         t.line("SET 'table.dml-sync' = 'true';");
@@ -407,16 +384,8 @@ impl<'a> Gen<'a> {
                 for (i, item) in elements.iter().enumerate() {
                     match item {
                         InputItem::Element(e) => t.line(format!(
-                            "  ({}, {}, {}, {}{}){}{}",
-                            e.id,
-                            string_lit(&e.key),
-                            e.ts,
-                            e.value,
-                            match (&e.event, events) {
-                                (Some(ev), true) => format!(", {}", string_lit(ev)),
-                                (None, true) => ", CAST(NULL AS STRING)".to_string(),
-                                _ => String::new(),
-                            },
+                            "  ({}){}{}",
+                            element_fields(e, events, |n| n.to_string(), string_lit, "CAST(NULL AS STRING)"),
                             if i == last { ";" } else { "," },
                             time_suffix(" --", e.ts)
                         )),
@@ -431,17 +400,11 @@ impl<'a> Gen<'a> {
         t.line("SET 'execution.runtime-mode' = 'streaming';");
         t.blank();
         if !self.caveats.is_empty() {
-            t.line(match self.job {
-                Job::Window => "-- What this query cannot express of the DataStream configuration:",
-                _ => "-- What this query cannot express of the scenario:",
-            });
-            for c in &self.caveats {
-                let mut lines = comment("--   ", c);
-                if let Some(first) = lines.first_mut() {
-                    *first = first.replacen("--   ", "-- - ", 1);
-                }
-                t.lines(lines);
-            }
+            let title = match self.job {
+                Job::Window => "What this query cannot express of the DataStream configuration:",
+                _ => "What this query cannot express of the scenario:",
+            };
+            SQL_COMMENTS.list(&mut t, title, &self.caveats);
             t.blank();
         }
         let aggregates = aggregates(s.function).join(", ");

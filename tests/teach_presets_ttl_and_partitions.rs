@@ -1,18 +1,15 @@
-//! The course presets that need the engine's part two (process-function timers, processing-
-//! time TTL, partitions and idleness) reach the outcome their course text documents. The
-//! mechanisms themselves are checked against real Flink in `tests/flink_ext_parity.rs`.
+//! The course presets whose outcome rests on a keyed process function's timers and state TTL
+//! (Lab 6.4) or on partitioned sources and idleness (the quiet night, the slowest partition)
+//! reach the outcome their course text documents. The mechanisms themselves are checked against
+//! real Flink in `tests/flink_ext_parity.rs`.
 
-use tidemark::engine::{Output, Run, TraceKind, run};
-use tidemark::teach::presets;
+mod common;
 
-const T10: i64 = 1_767_261_600_000;
-const T22: i64 = 1_767_304_800_000;
+use common::{at, preset};
+use tidemark::engine::{Output, Run, TraceKind};
 
-fn preset_run(id: &str) -> (tidemark::teach::presets::Preset, Run) {
-    let p = presets::by_id(id).unwrap_or_else(|| panic!("preset {id} does not load"));
-    let r = run(&p.scenario);
-    (p, r)
-}
+const T10: i64 = at(10, 0, 0, 0);
+const T22: i64 = at(22, 0, 0, 0);
 
 fn process_records(r: &Run) -> Vec<(String, &'static str)> {
     r.outputs
@@ -39,7 +36,7 @@ fn windows_fired(r: &Run) -> Vec<(i64, i64, u64, usize)> {
 /// abandoned once, at 10:05.
 #[test]
 fn lab_6_4_ttl_loses_the_completion() {
-    let (_, r) = preset_run("lab-6-4");
+    let (_, r) = preset("lab-6-4");
     assert_eq!(process_records(&r), vec![("r2".into(), "completed"), ("r3".into(), "abandoned")]);
     assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::StateExpired { .. })));
     assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::Dropped { id: 4, .. })));
@@ -51,7 +48,7 @@ fn lab_6_4_ttl_loses_the_completion() {
 /// Without the short TTL, r1's completion is billed and its timer deleted; only r3 is abandoned.
 #[test]
 fn lab_6_4_without_ttl_bills_r1() {
-    let (_, r) = preset_run("lab-6-4-no-ttl");
+    let (_, r) = preset("lab-6-4-no-ttl");
     assert_eq!(
         process_records(&r),
         vec![("r2".into(), "completed"), ("r1".into(), "completed"), ("r3".into(), "abandoned")]
@@ -62,7 +59,7 @@ fn lab_6_4_without_ttl_bills_r1() {
 /// The quiet night: apac's single event pins the watermark minimum; no window ever fires.
 #[test]
 fn quiet_night_outputs_nothing() {
-    let (_, r) = preset_run("quiet-night-stall");
+    let (_, r) = preset("quiet-night-stall");
     assert!(r.outputs.is_empty(), "{:?}", r.outputs);
     assert_eq!(r.watermark_after_step.last().copied(), Some(T22 + 2_000 - 5_000 - 1));
     assert!(!r.trace.iter().any(|e| matches!(e.kind, TraceKind::PartitionIdle { .. })));
@@ -71,7 +68,7 @@ fn quiet_night_outputs_nothing() {
 /// withIdleness(10 s): apac goes idle, the watermark follows eu, and both full minutes fire.
 #[test]
 fn idleness_releases_the_quiet_night() {
-    let (_, r) = preset_run("quiet-night-idleness");
+    let (_, r) = preset("quiet-night-idleness");
     let idle: Vec<(u32, i64)> = r
         .trace
         .iter()
@@ -90,7 +87,7 @@ fn idleness_releases_the_quiet_night() {
 /// The minute fires when the slow partition's watermark passes its end, not the fast one's.
 #[test]
 fn the_slowest_partition_sets_the_pace() {
-    let (p, r) = preset_run("slowest-partition");
+    let (p, r) = preset("slowest-partition");
     let fired = windows_fired(&r);
     let (start, _, _, step) = fired[0];
     assert_eq!(start, T10);
