@@ -55,6 +55,20 @@ fn delay_style(order: usize, n: usize, speed: f64) -> Rc<str> {
     Rc::from(format!("animation-delay: {:.0}ms", order as f64 * per / speed))
 }
 
+/// The key names, made once per scene and shared by its items (a drag rebuilds thousands of them).
+struct Names {
+    /// By the run's key id.
+    keys: Vec<Rc<str>>,
+    /// By lane.
+    lanes: Vec<Rc<str>>,
+}
+
+impl Names {
+    fn key(&self, key: u32) -> Rc<str> {
+        self.keys.get(key as usize).cloned().unwrap_or_else(|| Rc::from(""))
+    }
+}
+
 fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
@@ -99,8 +113,12 @@ impl<'a> SceneInput<'a> {
             .min()
             .map(|(_, i)| ObjectId::Element(i));
         let entry = self.selection.map(|s| self.focus_of(s)).or(first_element).or(Some(ObjectId::Watermark));
-        let two_d = self.two_d.then(|| self.two_d_view(entry));
-        let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry) };
+        let names = Names {
+            keys: self.run.keys.iter().map(|k| Rc::from(k.as_str())).collect(),
+            lanes: self.layout.lanes.iter().map(|l| Rc::from(l.key.as_str())).collect(),
+        };
+        let two_d = self.two_d.then(|| self.two_d_view(entry, &names));
+        let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry, &names) };
         let mut scene = Scene {
             backend: Backend::Svg,
             width: vp.width_px,
@@ -111,11 +129,12 @@ impl<'a> SceneInput<'a> {
                 .layout
                 .lanes
                 .iter()
-                .map(|l| LaneItem { key: Rc::from(l.key.as_str()), y: l.y, height: l.height })
+                .zip(&names.lanes)
+                .map(|(l, key)| LaneItem { key: key.clone(), y: l.y, height: l.height })
                 .collect(),
             side: self.side_lane(entry),
-            windows: if self.two_d { Vec::new() } else { self.windows(entry) },
-            timers: if self.two_d { Rc::from([]) } else { self.timers(entry) },
+            windows: if self.two_d { Vec::new() } else { self.windows(entry, &names) },
+            timers: if self.two_d { Rc::from([]) } else { self.timers(entry, &names) },
             marbles,
             flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
             watermark: self.watermark(height, entry),
@@ -195,7 +214,7 @@ impl<'a> SceneInput<'a> {
         }
     }
 
-    fn windows(&self, entry: Option<ObjectId>) -> Vec<WindowGroup> {
+    fn windows(&self, entry: Option<ObjectId>, names: &Names) -> Vec<WindowGroup> {
         let vp = &self.viewport;
         let view = &self.fold.view;
         let lateness = self.scenario.lateness();
@@ -247,7 +266,7 @@ impl<'a> SceneInput<'a> {
             groups.entry(lane_ix).or_default().push(WindowItem {
                 id,
                 node_key: Rc::from(format!("{}:{:?}:{}", w.key, bounds, merged)),
-                key_name: Rc::from(self.run.key_name(w.key)),
+                key_name: names.key(w.key),
                 bounds,
                 state: w.state.label(),
                 live: w.state.is_live(),
@@ -272,7 +291,7 @@ impl<'a> SceneInput<'a> {
         groups.into_iter().map(|(lane, items)| WindowGroup { lane, items: Rc::from(items) }).collect()
     }
 
-    fn timers(&self, entry: Option<ObjectId>) -> Rc<[TimerItem]> {
+    fn timers(&self, entry: Option<ObjectId>, names: &Names) -> Rc<[TimerItem]> {
         let vp = &self.viewport;
         // One glyph per (key, time): the timer service deduplicates (key, window, time) anyway.
         let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
@@ -304,7 +323,7 @@ impl<'a> SceneInput<'a> {
             let id = ObjectId::Timer { key: t.key, time: t.time };
             out.push(TimerItem {
                 id,
-                key_name: Rc::from(self.run.key_name(t.key)),
+                key_name: names.key(t.key),
                 time: t.time,
                 kind,
                 purpose: t.purpose.label(),
@@ -319,7 +338,7 @@ impl<'a> SceneInput<'a> {
         Rc::from(out)
     }
 
-    fn marble_groups(&self, entry: Option<ObjectId>) -> Vec<MarbleGroup> {
+    fn marble_groups(&self, entry: Option<ObjectId>, names: &Names) -> Vec<MarbleGroup> {
         let vp = &self.viewport;
         let view = &self.fold.view;
         let layout = self.layout;
@@ -360,7 +379,7 @@ impl<'a> SceneInput<'a> {
         for (&(i, lane_ix, x), l) in placed.iter().zip(level) {
             let Some(InputItem::Element(e)) = self.scenario.input.get(i) else { continue };
             let Some(ordinal) = layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize) else { continue };
-            let Some(lane) = layout.lanes.get(lane_ix) else { continue };
+            let (Some(lane), Some(key_name)) = (layout.lanes.get(lane_ix), names.lanes.get(lane_ix)) else { continue };
             let arrived = self.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal));
             let dropped = self.effect_order(|f| matches!(f, Effect::Dropped { elem } if *elem as usize == ordinal));
             let id = ObjectId::Element(i);
@@ -368,7 +387,7 @@ impl<'a> SceneInput<'a> {
                 id,
                 index: i,
                 elem_id: e.id,
-                key_name: Rc::from(lane.key.as_str()),
+                key_name: key_name.clone(),
                 ts: e.ts,
                 value: e.value,
                 x: round1(x),
@@ -496,7 +515,7 @@ impl<'a> SceneInput<'a> {
 
     /// Event time × processing time (Streaming Systems' picture): each element at (its timestamp,
     /// the step it arrived in), the watermark as a curve over the steps.
-    fn two_d_view(&self, entry: Option<ObjectId>) -> TwoD {
+    fn two_d_view(&self, entry: Option<ObjectId>, names: &Names) -> TwoD {
         let vp = &self.viewport;
         let view = &self.fold.view;
         let y_of = |step: usize| dims::AXIS_HEIGHT + (step as f64 + 0.5) * TWO_D_ROW;
@@ -552,12 +571,13 @@ impl<'a> SceneInput<'a> {
             .filter_map(|(i, item)| {
                 let InputItem::Element(e) = item else { return None };
                 let ordinal = self.layout.elem_of_input.get(i).copied().flatten()? as usize;
+                let lane = self.layout.lane_of_elem.get(ordinal).copied().unwrap_or(0);
                 let id = ObjectId::Element(i);
                 Some(MarbleItem {
                     id,
                     index: i,
                     elem_id: e.id,
-                    key_name: Rc::from(e.key.as_str()),
+                    key_name: names.lanes.get(lane).cloned().unwrap_or_else(|| Rc::from(e.key.as_str())),
                     ts: e.ts,
                     value: e.value,
                     x: x_of(vp, e.ts),
