@@ -223,3 +223,35 @@ impl Preset {
         self.scenario.input.len() + 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every example loads, under its id (the scenario's name); the first is the default scenario.
+    #[test]
+    fn examples_load_and_the_first_is_the_default() {
+        assert_eq!(examples().len(), EXAMPLES.len(), "an example file does not load");
+        for e in examples() {
+            assert_eq!(e.scenario.name, e.id);
+            assert_eq!(example(e.id).map(|x| x.scenario), Some(e.scenario.clone()));
+        }
+        assert_eq!(default_scenario().name, "course_worked_timeline_7");
+        assert_eq!(example("nope"), None);
+        assert_eq!(example_titles().len(), EXAMPLES.len());
+    }
+
+    /// The examples are copies of engine test scenarios (product code never reads `tests/`): each
+    /// file is the same JSON as the test fixture it copies, so the goldens that check the fixture
+    /// check the example.
+    #[test]
+    fn examples_are_the_test_fixtures() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
+        for (id, _, text) in EXAMPLES {
+            let fixture = std::fs::read_to_string(dir.join(format!("{id}.json")))
+                .unwrap_or_else(|e| panic!("tests/flink/scenarios/{id}.json: {e}"));
+            let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(parse(text), parse(&fixture), "assets/presets/examples/{id}.json differs from its fixture");
+        }
+    }
+}
