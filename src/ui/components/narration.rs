@@ -20,7 +20,7 @@ pub struct StateProps {
 pub fn Narration(props: &StateProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
-    let ctx = teach::Context::new(&s.doc.scenario, &s.doc.run).with_values(s.teach.values);
+    let ctx = teach::Context::new(&s.doc.shown_scenario, &s.doc.run).with_values(s.teach.values);
     let step = s.play.step;
     let n = ctx.narrate_step(step);
     let embed = s.teach.mode == Mode::Embed;

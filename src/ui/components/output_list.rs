@@ -38,7 +38,7 @@ pub fn OutputList(props: &OutputListProps) -> Html {
     } else {
         (Vec::new(), false)
     };
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.scenario.clone()} {upto} {fresh} {fresh_late} /> }
+    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} /> }
 }
 
 #[derive(Properties)]

@@ -23,7 +23,10 @@ use super::{
 /// Everything a scene is built from.
 #[derive(Clone, Copy, Debug)]
 pub struct SceneInput<'a> {
+    /// The input is drawn from the scenario on show ...
     pub scenario: &'a Scenario,
+    /// ... what the run made of it, with the scenario it was made from (`state::scenario::Doc`).
+    pub shown: &'a Scenario,
     pub run: &'a Run,
     pub layout: &'a RunLayout,
     pub fold: &'a StepFold,
@@ -241,9 +244,9 @@ impl<'a> SceneInput<'a> {
                     let n = w.contents.len();
                     match (width, last) {
                         (w, Some(_)) if w > 150.0 => {
-                            format!("{n} in state · {}", result_text(self.scenario, self.run, last))
+                            format!("{n} in state · {}", result_text(self.shown, self.run, last))
                         }
-                        (w, Some(_)) if w > 70.0 => format!("{n} · {}", result_text(self.scenario, self.run, last)),
+                        (w, Some(_)) if w > 70.0 => format!("{n} · {}", result_text(self.shown, self.run, last)),
                         (w, None) if w > 90.0 => format!("{n} in state"),
                         _ => n.to_string(),
                     }

@@ -103,7 +103,7 @@ pub struct AppState {
     outbox: Vec<RunRequest>,
     after_run: AfterRun,
     /// What `fold` was made for: (run revision, scenario revision, step).
-    fold_key: (u64, u64, usize),
+    fold_key: (u64, usize),
     /// What `scene` was made for.
     scene_key: Option<SceneKey>,
 }
@@ -111,7 +111,8 @@ pub struct AppState {
 /// Everything a scene depends on besides the fold.
 #[derive(Clone, Debug, PartialEq)]
 struct SceneKey {
-    fold: (u64, u64, usize),
+    fold: (u64, usize),
+    revision: u64,
     viewport: Viewport,
     scale: f64,
     two_d: bool,
@@ -136,7 +137,7 @@ impl AppState {
     /// (`state::open` has the start-ups: a hash, the autosave).
     pub fn new(width_px: f64, runner: Rc<dyn Runner>) -> AppState {
         let doc = Doc::empty();
-        let fold = Rc::new(StepFold::new(&doc.scenario, &doc.run, 0));
+        let fold = Rc::new(StepFold::new(&doc.shown_scenario, &doc.run, 0));
         let view = ViewState::new(width_px);
         let mut s = AppState {
             doc,
@@ -154,7 +155,7 @@ impl AppState {
             runner: RunnerRef(runner),
             outbox: Vec::new(),
             after_run: AfterRun::default(),
-            fold_key: (0, 0, 0),
+            fold_key: (0, 0),
             scene_key: None,
         };
         s.refresh();
@@ -247,7 +248,7 @@ impl AppState {
                         e.phase, e.class, e.message
                     ));
                 }
-                self.teach.on_run(&self.doc.scenario, &self.doc.run, self.play.step);
+                self.teach.on_run(&self.doc.shown_scenario, &self.doc.run, self.play.step);
             }
         }
     }
@@ -255,14 +256,15 @@ impl AppState {
     /// The fold at the playhead follows the run and the step; the selection follows what exists;
     /// the scene follows all of it and the view.
     fn refresh(&mut self) {
-        let key = (self.doc.shown, self.doc.revision, self.play.step);
+        let key = (self.doc.shown, self.play.step);
         if key != self.fold_key {
-            self.fold = Rc::new(StepFold::new(&self.doc.scenario, &self.doc.run, self.play.step));
+            self.fold = Rc::new(StepFold::new(&self.doc.shown_scenario, &self.doc.run, self.play.step));
             self.fold_key = key;
         }
         self.selection = self.selection.filter(|s| self.exists(s));
         let scene_key = SceneKey {
             fold: self.fold_key,
+            revision: self.doc.revision,
             viewport: self.view.viewport,
             scale: self.view.scale,
             two_d: self.chrome.two_d,
@@ -275,6 +277,7 @@ impl AppState {
         if self.scene_key.as_ref() != Some(&scene_key) {
             let input = SceneInput {
                 scenario: &self.doc.scenario,
+                shown: &self.doc.shown_scenario,
                 run: &self.doc.run,
                 layout: &self.doc.layout,
                 fold: &self.fold,

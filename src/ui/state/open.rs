@@ -261,7 +261,7 @@ impl AppState {
 
     fn toggle_quiz(&mut self) {
         if self.teach.quiz.take().is_none() {
-            let mut q = QuizState::new(&self.doc.scenario, &self.doc.run, self.teach.values);
+            let mut q = QuizState::new(&self.doc.shown_scenario, &self.doc.run, self.teach.values);
             if self.doc.is_current() {
                 q.asking = q.open_question_at(self.play.step);
             } else {

@@ -8,6 +8,11 @@
 //!  commits    bumps on every committed change: the URL and the autosave follow it
 //! ```
 //!
+//! `run` was made from `shown_scenario`, which is `scenario` whenever nothing is out. What reads
+//! the run by index (the fold, teaching, the output lists) pairs it with `shown_scenario`; the
+//! scene draws the input from `scenario`, so that a dragged marble follows the pointer before its
+//! run is back (with an asynchronous runner the two differ while a run is out).
+//!
 //! [`Doc::commit`] is the one way an edit enters the document. A candidate committed with
 //! [`Refuse::IfNewlyFails`] (the configuration panel) stays a proposal until its run is back: when
 //! its job fails where the scenario's did not, it is refused and the scenario stays as it was.
@@ -52,6 +57,8 @@ struct Proposal {
 #[derive(Clone, Debug)]
 pub struct Doc {
     pub scenario: Rc<Scenario>,
+    /// The scenario `run` was made from (see the module doc).
+    pub shown_scenario: Rc<Scenario>,
     pub run: Rc<Run>,
     pub layout: Rc<RunLayout>,
     /// The scenario's revision (see the module doc).
@@ -70,9 +77,11 @@ impl Doc {
     pub fn empty() -> Doc {
         let scenario = Scenario::default();
         let run = run(&scenario);
+        let scenario = Rc::new(scenario);
         Doc {
             layout: Rc::new(RunLayout::new(&scenario, &run)),
-            scenario: Rc::new(scenario),
+            shown_scenario: scenario.clone(),
+            scenario,
             run: Rc::new(run),
             revision: 0,
             requested: 0,
@@ -158,6 +167,7 @@ impl Doc {
         }
         debug_assert_eq!(run.steps, self.steps(), "a run has a step per input item plus the end of input");
         self.layout = Rc::new(RunLayout::new(&self.scenario, &run));
+        self.shown_scenario = self.scenario.clone();
         self.run = run;
         Finished::Installed { accepted }
     }

@@ -94,3 +94,33 @@ fn configuration_candidates_wait_for_their_run() {
     answer_all(&mut st, &later);
     assert_eq!(*st.doc.scenario, *before);
 }
+
+/// While a run is out the input on show and the run on show differ: the dragged marble follows
+/// the pointer at once, and what reads the run by index (the fold) reads it with the scenario it
+/// was made from — also when an element was deleted and the indices moved.
+#[test]
+fn the_run_on_show_is_read_with_its_own_scenario() {
+    use crate::ui::action::{EditAction, PlayAction};
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
+    answer_all(&mut st, &later);
+    st.dispatch(Action::Play(PlayAction::SetStep(3)));
+    st.dispatch(start(DragStart::Element(1), 500.0, 70_000.0));
+    st.dispatch(to(600.0, 65_000.0));
+    let marble = |st: &AppState, index: usize| {
+        st.scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == index).map(|m| m.ts)
+    };
+    assert_eq!(marble(&st, 1), Some(65_000), "the marble follows the pointer before its run is back");
+    assert_eq!(st.doc.run.elements[1].ts, 70_000, "the run on show is the old one");
+    st.dispatch(end());
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    assert_eq!(st.doc.scenario.input.len(), 2);
+    assert_eq!(st.doc.shown_scenario.input.len(), 3, "the run's scenario");
+    for step in 0..=3 {
+        st.dispatch(Action::Play(PlayAction::SetStep(step)));
+    }
+    answer_all(&mut st, &later);
+    assert!(Rc::ptr_eq(&st.doc.scenario, &st.doc.shown_scenario), "nothing out: one scenario");
+    assert_eq!((st.doc.run.elements.len(), marble(&st, 0)), (1, Some(65_000)));
+}
