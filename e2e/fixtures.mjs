@@ -1,4 +1,4 @@
-// Scenario links and small waits shared by persist.test.mjs and hostile.test.mjs.
+// Scenario links and page geometry shared by the e2e tests.
 import assert from 'node:assert/strict';
 
 export const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
@@ -16,14 +16,9 @@ export const MINE = {
 export const shownInput = (page) =>
   page.locator('[data-testid="element"]').evaluateAll((els) => els.map((e) => `${e.dataset.id}@${e.dataset.ts}`).join());
 
-/** Polls `read()` once per animation frame until `done(value)`, for up to 5 s; returns the value. */
-export async function until(page, read, done, what) {
-  const deadline = Date.now() + 5000;
-  let now = await read();
-  while (!done(now) && Date.now() < deadline) {
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    now = await read();
-  }
-  assert.ok(done(now), `${what} (last seen: ${String(now).slice(0, 200)})`);
-  return now;
+/** Centre of a locator's box, in page coordinates. */
+export async function centre(locator) {
+  const box = await locator.boundingBox();
+  assert.ok(box, 'element not visible');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }

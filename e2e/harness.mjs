@@ -174,16 +174,29 @@ export async function dragBy(page, locator, dx, dy, { steps = 10 } = {}) {
 }
 
 /**
- * Waits until `predicate()` (run in the test, polled once per animation frame of `page`) resolves to
- * `true`; fails with `what` and the last value seen after `timeout` ms.
+ * Polls `read()` (in the test) once per animation frame of `page` until `done(value)` holds (by
+ * default: the value is `true`); resolves to that value, or fails with `what` and the last value
+ * seen after `timeout` ms. The one polling helper of the e2e tests.
  */
-export async function until(page, what, predicate, timeout = 8000) {
+export async function until(page, what, read, done = (v) => v === true, timeout = 8000) {
   const deadline = Date.now() + timeout;
   let last;
   while (Date.now() < deadline) {
-    last = await predicate();
-    if (last === true) return;
+    last = await read();
+    if (done(last)) return last;
     await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
   }
-  assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
+  assert.fail(`${what}; last seen: ${JSON.stringify(last)?.slice(0, 300)}`);
+}
+
+/**
+ * The run-status test hook (TIMELINE_CONTRACT.md §2): waits until the run on show is the newest
+ * one asked for, of a revision after `after` (or any), and resolves to that revision.
+ */
+export async function runSettled(page, after = -1, timeout = 8000) {
+  const status = page.locator('[data-testid="run-status"]');
+  const read = async () => ({ state: await status.getAttribute('data-state'), revision: Number(await status.getAttribute('data-revision')) });
+  const s = await until(page, `a run after revision ${after}`, read, (v) => v.state !== 'running' && v.revision > after, timeout);
+  assert.equal(s.state, 'done', 'the runner failed');
+  return s.revision;
 }

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { openApp, dragBy, VIEWPORTS } from './harness.mjs';
-import { MINE, b64url, scenarioPath, shownInput, until } from './fixtures.mjs';
+import { openApp, dragBy, until, VIEWPORTS } from './harness.mjs';
+import { MINE, b64url, scenarioPath, shownInput } from './fixtures.mjs';
 
 const plain = (json) => `scenario=${b64url(Buffer.from(json, 'utf8'))}`;
 const z = (json) => `z=${b64url(deflateRawSync(Buffer.from(json, 'utf8')))}`;
@@ -137,7 +137,7 @@ test('at 700x450 a configuration error scrolls into view under its field', async
   const err = page.locator('[data-testid="field-error"][data-field="size"]');
   await err.waitFor();
   const panel = await page.locator('.tab-body').boundingBox();
-  const box = await until(page, () => err.boundingBox(), (b) => b && b.y >= panel.y - 1 && b.y + b.height <= panel.y + panel.height + 1, 'the error is inside the visible panel');
+  const box = await until(page, 'the error is inside the visible panel', () => err.boundingBox(), (b) => b && b.y >= panel.y - 1 && b.y + b.height <= panel.y + panel.height + 1);
   assert.ok(box.y + box.height <= VIEWPORTS.embed.height);
   assert.deepEqual(app.pageErrors, []);
 });

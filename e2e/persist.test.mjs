@@ -4,16 +4,16 @@
 // and a preset keep the previous scenario one undo away and say so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, dragBy, VIEWPORTS } from './harness.mjs';
-import { MINE, scenarioPath, shownInput, until } from './fixtures.mjs';
+import { openApp, dragBy, until, VIEWPORTS } from './harness.mjs';
+import { MINE, scenarioPath, shownInput } from './fixtures.mjs';
 
 const AUTOSAVE_KEY = 'tidemark.autosave.v1';
 
 const marble = (page, id) => page.locator(`[data-testid="element"][data-id="${id}"]`);
 const tsOf = (page, id) => marble(page, id).getAttribute('data-ts');
 const scenarioName = (page) => page.locator('[data-testid="scenario-name"]').textContent();
-const changed = (page, read, old, what) => until(page, read, (v) => v !== old, `${what} did not change`);
-const becomes = (page, read, want, what) => until(page, read, (v) => v === want, what);
+const changed = (page, read, old, what) => until(page, `${what} did not change`, read, (v) => v !== old);
+const becomes = (page, read, want, what) => until(page, what, read, (v) => v === want);
 
 /** Opens MINE and drags element 1 with the real mouse: resolves to { app, page, original, moved } (its ts). */
 async function openAndDrag(t, dx = 60) {

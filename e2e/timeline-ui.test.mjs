@@ -5,9 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './harness.mjs';
-
-const b64url = (text) => Buffer.from(text, 'utf8').toString('base64url');
-const scenarioPath = (scenario, step) => `#scenario=${b64url(JSON.stringify(scenario))}&step=${step}`;
+import { b64url, centre, scenarioPath } from './fixtures.mjs';
 
 const TUMBLING = {
   name: 'e2e_ui',
@@ -20,12 +18,6 @@ const TUMBLING = {
     { wm: 29999 },
   ],
 };
-
-async function centre(locator) {
-  const box = await locator.boundingBox();
-  assert.ok(box, 'element not visible');
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
 
 const attrs = (page, testid, name) =>
   page.locator(`[data-testid="${testid}"]`).evaluateAll((els, n) => els.map((e) => e.getAttribute(n)), name);

@@ -6,17 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPO_ROOT, openApp } from './harness.mjs';
-
-const b64url = (text) => Buffer.from(text, 'utf8').toString('base64url');
-const scenarioPath = (scenario, step) => `#scenario=${b64url(JSON.stringify(scenario))}&step=${step}`;
-
-/** Centre of a locator's box, in page coordinates. */
-async function centre(locator) {
-  const box = await locator.boundingBox();
-  assert.ok(box, 'element not visible');
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
+import { REPO_ROOT, openApp, runSettled, until } from './harness.mjs';
+import { b64url, centre, scenarioPath } from './fixtures.mjs';
 
 /** Event time -> page x, calibrated on two marbles with known timestamps. */
 async function timeScale(page, idA, idB) {
@@ -52,16 +43,7 @@ async function outputRows(page) {
 
 const rowsOf = (rows, start) => rows.filter((r) => r.start === String(start)).map((r) => `${r.firing}:${r.ids}`);
 
-async function waitForRows(page, predicate, what) {
-  const deadline = Date.now() + 5000;
-  let rows = [];
-  while (Date.now() < deadline) {
-    rows = await outputRows(page);
-    if (predicate(rows)) return rows;
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-  }
-  assert.fail(`${what}; output rows: ${JSON.stringify(rows)}`);
-}
+const waitForRows = (page, predicate, what) => until(page, `${what}; output rows`, () => outputRows(page), predicate);
 
 const TUMBLING = {
   name: 'e2e_tumbling_boundary',
@@ -222,14 +204,7 @@ test('two elements dragged within the session gap merge the sessions', async (t)
   const from3 = await centre(e3);
   await drag(page, from3, { x: x(6500), y: from3.y });
 
-  const deadline = Date.now() + 5000;
-  let windows = [];
-  while (Date.now() < deadline) {
-    windows = await live();
-    if (windows.length === 1) break;
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-  }
-  assert.equal(windows.length, 1, `one merged session expected: ${windows}`);
+  const windows = await until(page, 'one merged session expected', live, (w) => w.length === 1);
   const [span, count] = windows[0].split(':');
   assert.equal(count, '3');
   assert.ok(span.startsWith('0-'), span);
@@ -255,9 +230,11 @@ test('every tests/flink scenario loaded via #scenario=...&step=end shows the gol
       // Keep 64-bit integers exact: quote every long number before JSON.parse.
       .map((l) => JSON.parse(l.replace(/([:,[]\s*)(-?\d{16,})/g, '$1"$2"')));
     const steps = scenario.input.length + 1;
+    const revision = await runSettled(page);
     await page.evaluate((hash) => {
       window.location.hash = hash;
     }, `scenario=${b64url(text)}&step=end`);
+    await runSettled(page, revision);
     await page.waitForFunction(
       ([name, steps]) => {
         const n = document.querySelector('[data-testid="scenario-name"]');

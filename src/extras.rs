@@ -1,6 +1,6 @@
-//! The second wasm module, `tidemark-extras`: what the Sinks, Charts and Code tabs need and the rest
-//! of the page does not (the sinks' view of the outputs, plotters, the Flink program generators with
-//! their templates), loaded on demand by `tidemark::ui::extras` the first time one of those tabs
+//! The second wasm module, `tidemark-extras`: what the Sinks, Charts and Code tabs and the "why?"
+//! popover need and the rest of the page does not (the sinks' view of the outputs, plotters, the Flink
+//! program generators with their templates, the explanations), loaded on demand by `tidemark::ui::extras` the first time one of those tabs
 //! opens. It is given the scenario as JSON, re-runs the engine on it (the same `engine::run` as the
 //! page) and renders the sinks into the host element it is handed (a Yew root of its own), draws a
 //! chart on a canvas, or answers with the program text. Natively it is an empty program.
@@ -16,11 +16,12 @@ mod web {
     use yew::AppHandle;
 
     use tidemark::codegen::{self, Dialect};
-    use tidemark::engine::{Scenario, run};
+    use tidemark::engine::{Run, Scenario, run};
     use tidemark::sinks::Downstream;
     use tidemark::teach::ValueFormat;
-    use tidemark::ui::chart_view::{ChartKind, ChartsData, draw_chart as draw};
-    use tidemark::ui::outputs::{DownstreamRef, SinksView, SinksViewProps};
+    use tidemark::ui::components::charts_panel::{ChartKind, ChartsData, draw_chart as draw};
+    use tidemark::ui::components::sinks_view::{DownstreamRef, SinksView, SinksViewProps};
+    use tidemark::ui::extras;
 
     fn scenario(json: &str) -> Result<Scenario, JsValue> {
         Scenario::from_json_str(json).map_err(|e| JsValue::from_str(&e.to_string()))
@@ -51,21 +52,59 @@ mod web {
 
     struct Last {
         json: String,
+        scenario: Rc<Scenario>,
+        run: Rc<Run>,
         downstream: Rc<Downstream>,
         charts: Option<Rc<ChartsData>>,
     }
 
-    fn downstream(json: &str) -> Result<Rc<Downstream>, JsValue> {
-        if let Some(d) = LAST.with(|l| l.borrow().as_ref().filter(|l| l.json == json).map(|l| l.downstream.clone())) {
-            return Ok(d);
+    /// A scenario, its run and its downstream view.
+    type Loaded = (Rc<Scenario>, Rc<Run>, Rc<Downstream>);
+
+    /// The scenario, its run and its downstream view, made once per scenario.
+    fn last(json: &str) -> Result<Loaded, JsValue> {
+        let cached = LAST.with(|l| {
+            l.borrow()
+                .as_ref()
+                .filter(|l| l.json == json)
+                .map(|l| (l.scenario.clone(), l.run.clone(), l.downstream.clone()))
+        });
+        if let Some(c) = cached {
+            return Ok(c);
         }
-        let scenario = scenario(json)?;
-        let run = run(&scenario);
+        let scenario = Rc::new(scenario(json)?);
+        let run = Rc::new(run(&scenario));
         let downstream = Rc::new(Downstream::new(&scenario, &run));
         LAST.with(|l| {
-            *l.borrow_mut() = Some(Last { json: json.to_string(), downstream: downstream.clone(), charts: None })
+            *l.borrow_mut() = Some(Last {
+                json: json.to_string(),
+                scenario: scenario.clone(),
+                run: run.clone(),
+                downstream: downstream.clone(),
+                charts: None,
+            })
         });
-        Ok(downstream)
+        Ok((scenario, run, downstream))
+    }
+
+    fn downstream(json: &str) -> Result<Rc<Downstream>, JsValue> {
+        last(json).map(|(_, _, d)| d)
+    }
+
+    /// `{ title, summary, reasons: [..] }`: the "why?" explanation of `target` (`ui::extras::why_key`) at `step`.
+    #[wasm_bindgen]
+    pub fn explain(scenario_json: &str, target: &str, step: usize, values: &str) -> Result<JsValue, JsValue> {
+        let Some(target) = extras::parse_why_key(target) else {
+            return Err(JsValue::from_str(&format!("unknown why target {target}")));
+        };
+        let (scenario, run, _) = last(scenario_json)?;
+        let ex = extras::explain(&scenario, &run, &target, step, ValueFormat::parse(values).unwrap_or_default());
+        let o = Object::new();
+        Reflect::set(&o, &"title".into(), &ex.title.into())?;
+        Reflect::set(&o, &"summary".into(), &ex.summary.into())?;
+        let reasons: Array = ex.reasons.iter().map(|r| JsValue::from_str(r)).collect();
+        Reflect::set(&o, &"reasons".into(), &reasons)?;
+        Ok(o.into())
     }
 
     fn charts_data(json: &str) -> Result<Rc<ChartsData>, JsValue> {
@@ -110,7 +149,7 @@ mod web {
         Ok(downstream(scenario_json)?.partitions().is_interesting())
     }
 
-    /// Draws chart `kind` of the scenario at `playhead` on `canvas` ([`tidemark::ui::chart_view::draw_chart`]).
+    /// Draws chart `kind` of the scenario at `playhead` on `canvas` ([`tidemark::ui::components::charts_panel::draw_chart`]).
     #[wasm_bindgen]
     pub fn draw_chart(
         canvas: HtmlCanvasElement,

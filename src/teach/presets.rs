@@ -1,6 +1,11 @@
-//! Course presets: the course texts' worked examples as scenarios, each with a title, a goal in
-//! the course's own numbers, where it comes from, how to write its values and the step to open
-//! at. One JSON file per preset in `assets/presets/`, compiled in with `include_str!`.
+//! The one registry of what the page can open by name:
+//!
+//! - course presets: the course texts' worked examples as scenarios, each with a title, a goal in
+//!   the course's own numbers, where it comes from, how to write its values and the step to open
+//!   at; one JSON file per preset in `assets/presets/`, compiled in with `include_str!`;
+//! - examples: plain scenarios for the menu's "Examples" group (copies of engine test scenarios,
+//!   in `assets/presets/examples/`: product code never reads `tests/`), the first of which is the
+//!   scenario shown when a link names none ([`default_scenario`]).
 //!
 //! Every preset that a recorded real-Flink scenario backs names it in `golden` (a file in
 //! `tests/flink/scenarios/`); `golden_prefix: k` means the preset is that scenario's first `k`
@@ -77,6 +82,71 @@ const FILES: [(&str, &str); 15] = [
     ("slowest-partition", include_str!("../../assets/presets/slowest-partition.json")),
 ];
 
+/// The menu's examples: (id, menu title, scenario JSON), in menu order. The id is the scenario's
+/// name; `tests/teach_presets.rs` checks that each file equals the engine test scenario it copies.
+const EXAMPLES: [(&str, &str, &str); 8] = [
+    (
+        "course_worked_timeline_7",
+        "Course: worked timeline (1 min, 5 s bound, 30 s lateness)",
+        include_str!("../../assets/presets/examples/course_worked_timeline_7.json"),
+    ),
+    (
+        "course_time_windows_events_1_7",
+        "Course: events 1–7",
+        include_str!("../../assets/presets/examples/course_time_windows_events_1_7.json"),
+    ),
+    (
+        "tumbling_basic",
+        "Tumbling, explicit watermarks",
+        include_str!("../../assets/presets/examples/tumbling_basic.json"),
+    ),
+    ("late_side_output", "Late side output", include_str!("../../assets/presets/examples/late_side_output.json")),
+    (
+        "lateness_late_firings_and_cleanup_boundary",
+        "Allowed lateness: late firings",
+        include_str!("../../assets/presets/examples/lateness_late_firings_and_cleanup_boundary.json"),
+    ),
+    ("sliding_basic", "Sliding windows", include_str!("../../assets/presets/examples/sliding_basic.json")),
+    ("session_basic", "Session windows", include_str!("../../assets/presets/examples/session_basic.json")),
+    (
+        "course_late_element_bridges_sessions",
+        "Session merge (late bridge)",
+        include_str!("../../assets/presets/examples/course_late_element_bridges_sessions.json"),
+    ),
+];
+
+/// An example scenario of the menu.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub scenario: Scenario,
+}
+
+/// Every example that loads, in menu order (a broken file is left out; a test asserts none is).
+pub fn examples() -> Vec<Example> {
+    EXAMPLES.iter().filter_map(|(id, title, text)| example_of(id, title, text)).collect()
+}
+
+/// The example with this id.
+pub fn example(id: &str) -> Option<Example> {
+    EXAMPLES.iter().find(|(i, _, _)| *i == id).and_then(|(id, title, text)| example_of(id, title, text))
+}
+
+/// (id, menu title) of every example, without parsing.
+pub fn example_titles() -> Vec<(&'static str, &'static str)> {
+    EXAMPLES.iter().map(|(id, title, _)| (*id, *title)).collect()
+}
+
+fn example_of(id: &'static str, title: &'static str, text: &str) -> Option<Example> {
+    Scenario::from_json_str(text).ok().map(|scenario| Example { id, title, scenario })
+}
+
+/// The scenario shown when a link names none: the course's worked one-key timeline.
+pub fn default_scenario() -> Scenario {
+    EXAMPLES.first().and_then(|(id, title, text)| example_of(id, title, text)).map(|e| e.scenario).unwrap_or_default()
+}
+
 /// The ids of all presets, in menu order (cheap: no parsing).
 pub fn ids() -> Vec<&'static str> {
     FILES.iter().map(|(id, _)| *id).collect()
@@ -151,5 +221,37 @@ impl Preset {
     /// The number of playhead positions after 0: input items plus the end of input.
     pub fn steps(&self) -> usize {
         self.scenario.input.len() + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every example loads, under its id (the scenario's name); the first is the default scenario.
+    #[test]
+    fn examples_load_and_the_first_is_the_default() {
+        assert_eq!(examples().len(), EXAMPLES.len(), "an example file does not load");
+        for e in examples() {
+            assert_eq!(e.scenario.name, e.id);
+            assert_eq!(example(e.id).map(|x| x.scenario), Some(e.scenario.clone()));
+        }
+        assert_eq!(default_scenario().name, "course_worked_timeline_7");
+        assert_eq!(example("nope"), None);
+        assert_eq!(example_titles().len(), EXAMPLES.len());
+    }
+
+    /// The examples are copies of engine test scenarios (product code never reads `tests/`): each
+    /// file is the same JSON as the test fixture it copies, so the goldens that check the fixture
+    /// check the example.
+    #[test]
+    fn examples_are_the_test_fixtures() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/flink/scenarios");
+        for (id, _, text) in EXAMPLES {
+            let fixture = std::fs::read_to_string(dir.join(format!("{id}.json")))
+                .unwrap_or_else(|e| panic!("tests/flink/scenarios/{id}.json: {e}"));
+            let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(parse(text), parse(&fixture), "assets/presets/examples/{id}.json differs from its fixture");
+        }
     }
 }

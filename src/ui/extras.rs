@@ -1,5 +1,5 @@
-//! The Sinks, Charts and Code tabs, loaded on demand: what downstream sees ([`crate::sinks`] and
-//! [`super::outputs::SinksView`]), the charts' drawing (plotters) and the Flink program generators
+//! The Sinks, Charts and Code tabs and the "why?" explanations, loaded on demand: what downstream sees ([`crate::sinks`] and
+//! [`crate::ui::components::sinks_view::SinksView`]), the charts' drawing (plotters) and the Flink program generators
 //! ([`crate::codegen`], with their templates) are compiled into a second wasm module,
 //! `tidemark-extras` (`src/extras.rs`), so that the page's main `.wasm` stays under its size budget
 //! (README, Release size). The first time one of those tabs opens, its glue is imported from the
@@ -8,23 +8,24 @@
 //! itself, so what it shows is exactly what the main module would have.
 //!
 //! ```text
-//!  SinksPanel ──use_extras──▶ import(tidemark-extras-….js) ──▶ render_sinks(host, scenario JSON, step, units)
+//!  SinksPanel ──hooks::use_extras──▶ import(tidemark-extras-….js) ──▶ render_sinks(host, scenario JSON, step, units)
 //!  ChartCanvas ─────────────▶        (once per page)        ──▶ draw_chart(canvas, kind, scenario JSON, step, …)
 //!  CodePanel ───────────────▶                               ──▶ generate_program(scenario JSON, dialect)
+//!  WhyLayer ────────────────▶                               ──▶ explain(scenario JSON, target, step, units)
 //! ```
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
-use yew::prelude::*;
 
 use crate::codegen::{Dialect, Program};
-use crate::engine::Scenario;
-use crate::teach::ValueFormat;
+use crate::engine::time::{LONG_MAX, LONG_MIN, TimeWindow};
+use crate::engine::{Run, Scenario, Window};
+use crate::teach::{self, ValueFormat};
+use crate::ui::action::WhyTarget;
 
 #[wasm_bindgen(inline_js = r#"
 let loading = null;
@@ -48,6 +49,21 @@ extern "C" {
 
 thread_local! {
     static LOADED: RefCell<Option<Extras>> = const { RefCell::new(None) };
+}
+
+/// The module, if it is loaded already.
+pub fn loaded() -> Option<Extras> {
+    LOADED.with(|l| l.borrow().clone())
+}
+
+/// Loads the module (once per page; a failed load is tried again next time).
+pub async fn load() -> Result<Extras, String> {
+    let loaded = wasm_bindgen_futures::JsFuture::from(tidemark_load_extras()).await;
+    let result = loaded.map(Extras).map_err(message);
+    if let Ok(x) = &result {
+        LOADED.with(|l| *l.borrow_mut() = Some(x.clone()));
+    }
+    result
 }
 
 /// The loaded `tidemark-extras` module (its exports object).
@@ -88,7 +104,7 @@ impl Extras {
         Ok(Program { dialect, file_name: text("file_name"), text: text("text"), caveats })
     }
 
-    /// Renders (or updates) [`super::outputs::SinksView`] for the scenario at `step` inside `host`,
+    /// Renders (or updates) [`crate::ui::components::sinks_view::SinksView`] for the scenario at `step` inside `host`,
     /// as a Yew root of the extras module.
     pub fn render_sinks(
         &self,
@@ -107,7 +123,7 @@ impl Extras {
     }
 
     /// Draws chart `kind` (`state`, `lag`, `results`, `partitions`) of the scenario at `playhead` on
-    /// `canvas`, whose size is already set ([`super::chart_view::draw_chart`]).
+    /// `canvas`, whose size is already set ([`crate::ui::components::charts_panel::draw_chart`]).
     #[allow(clippy::too_many_arguments)]
     pub fn draw_chart(
         &self,
@@ -127,51 +143,119 @@ impl Extras {
     }
 }
 
-/// The extras module: `None` while it loads (the first use starts loading it and re-renders when
-/// it is there), `Some(Err(_))` if it could not be loaded.
-#[hook]
-pub fn use_extras() -> Option<Result<Extras, String>> {
-    let state = use_state(|| LOADED.with(|l| l.borrow().clone()).map(Ok));
-    {
-        let state = state.clone();
-        use_effect_with((), move |_| {
-            if state.is_none() {
-                wasm_bindgen_futures::spawn_local(async move {
-                    let loaded = wasm_bindgen_futures::JsFuture::from(tidemark_load_extras()).await;
-                    let result = loaded.map(Extras).map_err(message);
-                    if let Ok(x) = &result {
-                        LOADED.with(|l| *l.borrow_mut() = Some(x.clone()));
-                    }
-                    state.set(Some(result));
-                });
-            }
-        });
-    }
-    (*state).clone()
+/// A "why?" explanation, made by the extras module (`teach::why`, which the page's main module
+/// does not carry).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explained {
+    pub title: String,
+    pub summary: String,
+    pub reasons: Vec<String>,
 }
 
-/// A scenario as JSON text, compared by identity: what the extras module is given.
-#[derive(Clone)]
-pub struct ScenarioJson(pub Rc<str>);
-
-impl PartialEq for ScenarioJson {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+/// A "why?" target as text for the extras module (64-bit times do not fit a JS number).
+pub fn why_key(t: &WhyTarget) -> String {
+    let window = |w: &Window| match w {
+        Window::Global => "global".to_string(),
+        Window::Time(tw) => format!("{}:{}", tw.start, tw.end),
+    };
+    match t {
+        WhyTarget::Element(e) => format!("e:{e}"),
+        WhyTarget::Window { key, window: w } => format!("w:{key}:{}", window(w)),
+        WhyTarget::Timer { key, window: w, time } => format!("t:{key}:{time}:{}", window(w)),
     }
 }
 
-/// The scenario's JSON, computed once per scenario.
-#[hook]
-pub fn use_scenario_json(scenario: &Rc<Scenario>) -> ScenarioJson {
-    let json = use_memo(ScenarioRef(scenario.clone()), |s| ScenarioJson(Rc::from(s.0.to_json().to_string())));
-    (*json).clone()
+/// The target [`why_key`] wrote.
+pub fn parse_why_key(s: &str) -> Option<WhyTarget> {
+    let parts: Vec<&str> = s.split(':').collect();
+    let window = |rest: &[&str]| match rest {
+        ["global"] => Some(Window::Global),
+        [a, b] => Some(Window::Time(TimeWindow::new(a.parse().ok()?, b.parse().ok()?))),
+        _ => None,
+    };
+    match parts.as_slice() {
+        ["e", e] => Some(WhyTarget::Element(e.parse().ok()?)),
+        ["w", key, rest @ ..] => Some(WhyTarget::Window { key: key.parse().ok()?, window: window(rest)? }),
+        ["t", key, time, rest @ ..] => {
+            Some(WhyTarget::Timer { key: key.parse().ok()?, time: time.parse().ok()?, window: window(rest)? })
+        }
+        _ => None,
+    }
 }
 
-#[derive(Clone)]
-struct ScenarioRef(Rc<Scenario>);
+/// The explanation of `target` at `step` (what the extras module answers).
+pub fn explain(scenario: &Scenario, run: &Run, target: &WhyTarget, step: usize, values: ValueFormat) -> Explained {
+    let ctx = teach::Context::new(scenario, run).with_values(values);
+    let (title, ex) = match *target {
+        WhyTarget::Element(e) => {
+            let label = ctx.element(e).map_or_else(|| "element".to_string(), |el| format!("Element {}", el.id));
+            (label, ctx.why_element(e, step))
+        }
+        WhyTarget::Window { key, window } => {
+            (format!("Window {}", ctx.window_label(key, &window)), ctx.why_window(key, window, step))
+        }
+        WhyTarget::Timer { key, window, time } => {
+            let t = match time {
+                LONG_MAX => "Long.MAX".to_string(),
+                LONG_MIN => "Long.MIN".to_string(),
+                t => teach::format::time(t),
+            };
+            (format!("Timer at {t}"), ctx.why_timer(key, window, time, step))
+        }
+    };
+    Explained { title, summary: ex.summary, reasons: ex.reasons }
+}
 
-impl PartialEq for ScenarioRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+impl Extras {
+    /// The "why?" explanation of `target` at `step` for the scenario (`explain`, in the extras module).
+    pub fn explain(
+        &self,
+        scenario_json: &str,
+        target: &WhyTarget,
+        step: usize,
+        values: ValueFormat,
+    ) -> Result<Explained, String> {
+        let args =
+            Array::of4(&scenario_json.into(), &why_key(target).into(), &(step as f64).into(), &values.as_str().into());
+        let o = self.call("explain", &args)?;
+        let text =
+            |k: &str| Reflect::get(&o, &JsValue::from_str(k)).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let reasons = Reflect::get(&o, &JsValue::from_str("reasons"))
+            .ok()
+            .and_then(|v| v.dyn_into::<Array>().ok())
+            .map(|a| a.iter().filter_map(|c| c.as_string()).collect())
+            .unwrap_or_default();
+        Ok(Explained { title: text("title"), summary: text("summary"), reasons })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A target survives the text the extras module is handed, 64-bit times included.
+    #[test]
+    fn why_keys_round_trip() {
+        let w = Window::Time(TimeWindow::new(i64::MIN + 1, i64::MAX));
+        for t in [
+            WhyTarget::Element(7),
+            WhyTarget::Window { key: 2, window: w },
+            WhyTarget::Window { key: 0, window: Window::Global },
+            WhyTarget::Timer { key: 1, window: w, time: i64::MAX },
+        ] {
+            assert_eq!(parse_why_key(&why_key(&t)), Some(t));
+        }
+        assert_eq!(parse_why_key("x:1"), None);
+    }
+
+    /// The explanation is the teaching layer's, with a title.
+    #[test]
+    fn explains_an_element() {
+        let Some(p) = teach::presets::by_id("lab-6-3") else { panic!("lab-6-3") };
+        let run = crate::engine::run(&p.scenario);
+        let ex = explain(&p.scenario, &run, &WhyTarget::Element(5), run.steps, p.value_format);
+        assert_eq!(ex.title, "Element 6");
+        assert!(ex.summary.contains("side output"), "{}", ex.summary);
+        assert!(ex.reasons.len() >= 2);
     }
 }

@@ -117,6 +117,17 @@ pub fn clamp_px(px: f64) -> f64 {
     if px.is_nan() { 0.0 } else { px.clamp(-1.0e6, 1.0e6) }
 }
 
+/// The watermark line's x: `Long.MIN` (none yet) at the left edge, `Long.MAX` (end of input) at
+/// the right, always inside the canvas.
+pub fn watermark_x(viewport: &Viewport, wm: Millis) -> f64 {
+    let x = match wm {
+        crate::engine::time::LONG_MIN => 2.0,
+        crate::engine::time::LONG_MAX => viewport.width_px - 2.0,
+        w => clamp_px(px_from_millis(viewport, w)),
+    };
+    x.clamp(2.0, (viewport.width_px - 2.0).max(2.0))
+}
+
 /// Units a dropped element snaps to, and what ←/→ moves it by.
 const SNAP_UNITS: [Millis; 14] = [
     1,

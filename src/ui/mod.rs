@@ -1,33 +1,30 @@
-//! The Yew front end: one interactive event-time canvas over the engine's trace.
+//! The Yew front end: one interactive event-time canvas over the engine's trace. It reads like
+//! yew's `examples/function_todomvc`, scaled up; imports run one way (`docs/architecture.md`,
+//! checked by `tests/import_graph.rs`):
 //!
-//! - `state`: the application state and its one reducer (`enum Action`); pure, tested natively.
-//! - `geometry`: event time ↔ pixels (`px_from_millis`, `millis_from_px`), ticks, snapping.
-//! - `model`: what the canvas draws, derived once per run (lanes, rows) and per step (scene).
-//! - `config`: the configuration panel's draft and its validation (Flink's own rules).
-//! - `fragment`: the `#scenario=` / `#z=` / `&step=` URL contract.
-//! - `history`: a bounded undo/redo history; `persist`: undo over every edit, the autosave.
-//! - `app` and the component modules: the browser side, which only draws the state and turns
-//!   gestures into actions.
-pub mod config;
+//! ```text
+//!  components ──▶ hooks ──▶ state ──▶ scene, runner, storage ──▶ action ──▶ engine, teach, sinks, codegen
+//!      └──────────▶ charts, export, extras (the browser's own I/O)
+//! ```
+//!
+//! - `action`: the vocabulary: every change is an `Action`.
+//! - `state`: `AppState` split by concern, with its one reducer (`AppState::dispatch`); pure, tested natively.
+//! - `scene`: the canvas as items (built from the view fold at the playhead and the viewport), hit
+//!   testing and keyboard moves on them; `runner`: engine runs as effects; `storage`: the autosave.
+//! - `hooks`: the browser's events and effects as named hooks; `components`: one component a file.
+//! - `geometry` (event time ↔ pixels), `fragment` (the URL contract), `history` (undo, generic).
+pub mod action;
+pub mod charts;
+pub mod components;
+pub mod export;
+pub mod extras;
 pub mod fragment;
 pub mod geometry;
 pub mod history;
-pub mod model;
-pub mod persist;
+pub mod hooks;
+pub mod runner;
+pub mod scene;
 pub mod state;
-pub mod teach_state;
+pub mod storage;
 
-pub mod chart_view;
-pub mod charts;
-pub mod export;
-pub mod extras;
-pub mod outputs;
-pub mod teach_view;
-
-pub mod app;
-pub mod canvas;
-pub mod controls;
-pub mod panels;
-pub mod resize;
-
-pub use app::{App, install_panic_hook};
+pub use components::app::{App, install_panic_hook};

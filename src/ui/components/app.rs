@@ -1,0 +1,130 @@
+//! The app shell: header (or the embed bar), banners, course bar, the canvas with its narration,
+//! the side panel, the arrival strip and playback, and the dialogs. It connects the state to the
+//! browser through the named hooks; every decision is the reducer's.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::arrival_strip::ArrivalStrip;
+use super::banners::Banners;
+use super::blackout::Blackout;
+use super::canvas::Canvas;
+use super::context_menu::ContextMenu;
+use super::course_bar::CourseBar;
+use super::editor_dialog::editor_dialog;
+use super::embed_bar::EmbedBar;
+use super::header::Header;
+use super::help::Help;
+use super::legend::Legend;
+use super::narration::Narration;
+use super::playback::playback;
+use super::run_status::run_status;
+use super::side_panel::SidePanel;
+use super::why_popover::WhyLayer;
+use crate::ui::action::{Action, Mode, PanelAction, Tab};
+use crate::ui::hooks::{
+    use_app, use_autosave, use_frame_clock, use_hash_link, use_keyboard, use_resize_observer, use_saved_fragment,
+    use_url_sync,
+};
+
+/// Installs the panic hook: the console message, plus a visible banner instead of a dead page.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Some(body) = doc.body() else { return };
+        if let Ok(div) = doc.create_element("div") {
+            div.set_class_name("panic-banner");
+            let _ = div.set_attribute("role", "alert");
+            let _ = div.set_attribute("data-testid", "panic-banner");
+            // Text only, never HTML.
+            div.set_text_content(Some(&format!(
+                "Tidemark stopped because of an internal error: {info}. Reload the page; the link keeps your scenario."
+            )));
+            let _ = body.prepend_with_node_1(&div);
+        }
+    }));
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_app();
+    let canvas_box = use_node_ref();
+    // The fragment we wrote last: a `hashchange` to it is ours, not a pasted link.
+    let written: Rc<RefCell<String>> = use_mut_ref(String::new);
+
+    use_keyboard(state.dispatcher());
+    use_hash_link(state.dispatcher(), written.clone());
+    {
+        let dispatcher = state.dispatcher();
+        use_resize_observer(canvas_box.clone(), move |el| {
+            dispatcher.dispatch(Action::Resize {
+                width_px: f64::from(el.client_width()),
+                height_px: f64::from(el.client_height()),
+            })
+        });
+    }
+    let saved = use_saved_fragment(&state);
+    use_autosave(&state, saved.clone());
+    use_url_sync(&state, saved, written);
+    use_frame_clock(state.play.playing, state.dispatcher());
+
+    let s = &*state;
+    let mode = s.teach.mode;
+    let embed = mode == Mode::Embed;
+    let root_class = classes!(
+        "app",
+        (!s.chrome.panel_open).then_some("panel-closed"),
+        format!("mode-{}", mode.as_str()),
+        s.teach.quiz.is_some().then_some("quiz-on"),
+        matches!(s.chrome.tab, Tab::Sinks | Tab::Charts | Tab::Code).then_some("wide-panel"),
+    );
+    let (run_state, revision) = s.run_status();
+    let on_close_help = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::ToggleHelp)))
+    };
+    html! {
+        <div class={root_class} data-testid="app" data-mode={mode.as_str()}>
+            if embed {
+                <EmbedBar state={state.clone()} />
+            } else {
+                <Header state={state.clone()} />
+            }
+            <Banners state={state.clone()} />
+            if !embed {
+                <CourseBar state={state.clone()} />
+            }
+            <main class="main">
+                <section class="canvas-wrap" aria-label="Timeline" data-testid="timeline">
+                    <div class="canvas-box" ref={canvas_box}>
+                        <Canvas state={state.clone()} />
+                    </div>
+                    <Narration state={state.clone()} />
+                    if !embed {
+                        <Legend />
+                    }
+                </section>
+                if s.chrome.panel_open && !embed {
+                    <SidePanel state={state.clone()} />
+                }
+            </main>
+            if !embed {
+                <ArrivalStrip state={state.clone()} />
+            }
+            { playback(&state) }
+            <ContextMenu state={state.clone()} />
+            { editor_dialog(&state) }
+            if s.chrome.help_open {
+                <Help on_close={on_close_help} />
+            }
+            if s.teach.why.is_some() {
+                <WhyLayer state={state.clone()} />
+            }
+            <Blackout state={state.clone()} />
+            { run_status(run_state, revision, s.runner_name()) }
+        </div>
+    }
+}

@@ -1,0 +1,224 @@
+//! The arrival strip: the input in processing order, one chip per item with its step number and
+//! outcome; dragging a chip reorders the input, a press puts the playhead after it.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element as DomElement, PointerEvent};
+use yew::prelude::*;
+
+use crate::engine::Millis;
+use crate::engine::scenario::InputItem;
+use crate::engine::time::format_millis;
+use crate::ui::action::{Action, Drag, DragAction, DragStart, EditAction, PanelAction, PlayAction};
+use crate::ui::hooks::AppHandle;
+use crate::ui::state::AppState;
+
+#[derive(Properties, PartialEq)]
+pub struct ArrivalStripProps {
+    pub state: AppHandle,
+}
+
+/// What a chip shows. No timestamp (the marble shows it), so dragging an element on the
+/// canvas leaves the strip unchanged unless an outcome changes.
+#[derive(Clone, PartialEq)]
+enum ChipItem {
+    Element { id: i64, key: AttrValue, value: i64 },
+    Watermark(Millis),
+}
+
+#[derive(Properties, PartialEq)]
+struct ChipListProps {
+    chips: Vec<ChipProps>,
+}
+
+#[component]
+fn ChipList(p: &ChipListProps) -> Html {
+    html! { <>{ for p.chips.iter().map(|c| html! { <Chip key={c.index} ..c.clone() /> }) }</> }
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct ChipProps {
+    index: usize,
+    item: ChipItem,
+    outcome: &'static str,
+    done: bool,
+    current: bool,
+    selected: bool,
+    lifted: bool,
+    target: bool,
+}
+
+/// One input item in processing order, with its step number.
+#[component]
+fn Chip(p: &ChipProps) -> Html {
+    let i = p.index;
+    let (label, sub, kind, title) = match &p.item {
+        ChipItem::Element { id, key, value } => (
+            format!("e{id}"),
+            key.to_string(),
+            "chip-element",
+            format!("step {}: element {id} key {key} value {value}", i + 1),
+        ),
+        ChipItem::Watermark(w) => (
+            "WM".to_string(),
+            format_millis(*w),
+            "chip-watermark",
+            format!("step {}: watermark item {}", i + 1, format_millis(*w)),
+        ),
+    };
+    let class = classes!(
+        "chip",
+        kind,
+        format!("outcome-{}", p.outcome),
+        p.done.then_some("done"),
+        p.current.then_some("current"),
+        p.selected.then_some("selected"),
+        p.lifted.then_some("lifted"),
+        p.target.then_some("drop-target"),
+    );
+    html! {
+        <li {class} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
+            data-step={(i + 1).to_string()} {title}>
+            <span class="chip-step">{ format!("#{}", i + 1) }</span>
+            <span class="chip-label">{ label }</span>
+            <span class="chip-sub">{ sub }</span>
+        </li>
+    }
+}
+
+/// The chip under the pointer (the strip has the pointer captured, so ask the document).
+fn chip_index_at(e: &PointerEvent) -> Option<usize> {
+    let doc = web_sys::window()?.document()?;
+    let el = doc.element_from_point(e.client_x() as f32, e.client_y() as f32)?;
+    el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
+}
+
+fn chip_of(e: &PointerEvent) -> Option<usize> {
+    let el: DomElement = e.target()?.dyn_into().ok()?;
+    el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
+}
+
+#[component]
+pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
+    let state = props.state.clone();
+    let s: &AppState = &state;
+    let dragging = matches!(s.drag, Some(Drag::Arrival { .. }));
+    let (from, over) = match s.drag {
+        Some(Drag::Arrival { from, over }) => (Some(from), Some(over)),
+        _ => (None, None),
+    };
+    let strip_ref = use_node_ref();
+    // Keep the playhead's item in view (a scroll position, not state).
+    {
+        let strip_ref = strip_ref.clone();
+        use_effect_with(s.play.step, move |step| {
+            if let Some(strip) = strip_ref.cast::<web_sys::HtmlElement>()
+                && let Some(chip) = strip
+                    .query_selector(&format!("[data-chip=\"{}\"]", step.saturating_sub(1)))
+                    .ok()
+                    .flatten()
+                    .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let (left, width) = (chip.offset_left(), chip.offset_width());
+                let (view_left, view_width) = (strip.scroll_left(), strip.client_width());
+                if left < view_left || left + width > view_left + view_width {
+                    strip.set_scroll_left(left - view_width / 2);
+                }
+            }
+        });
+    }
+    let onpointerdown = {
+        let state = state.clone();
+        let strip_ref = strip_ref.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let Some(i) = chip_of(&e) else { return };
+            if let Some(el) = strip_ref.cast::<DomElement>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+            state.dispatch(Action::Drag(DragAction::Start { what: DragStart::Arrival(i), px: 0.0, millis: 0.0 }));
+        })
+    };
+    let onpointermove = {
+        let state = state.clone();
+        Callback::from(move |e: PointerEvent| {
+            if !dragging {
+                return;
+            }
+            if let Some(i) = chip_index_at(&e)
+                && Some(i) != over
+            {
+                state.dispatch(Action::Drag(DragAction::Over(i)));
+            }
+        })
+    };
+    let onpointerup = {
+        let state = state.clone();
+        Callback::from(move |_: PointerEvent| {
+            if dragging {
+                // A press without a move puts the playhead right after the item.
+                if let (Some(f), Some(o)) = (from, over)
+                    && f == o
+                {
+                    state.dispatch(Action::Drag(DragAction::End));
+                    state.dispatch(Action::Play(PlayAction::SetStep(f + 1)));
+                } else {
+                    state.dispatch(Action::Drag(DragAction::End));
+                }
+            }
+        })
+    };
+    let view = &s.fold.view;
+    let step = s.play.step;
+    let selected = s.selection.and_then(|o| o.input());
+    let chips = s.doc.scenario.input.iter().enumerate().map(|(i, item)| {
+        let (item, outcome) = match item {
+            InputItem::Element(e) => {
+                let ordinal = s.doc.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
+                let outcome = ordinal.and_then(|o| view.elements.get(o).copied().flatten());
+                (
+                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.clone()), value: e.value },
+                    outcome.map_or("not-arrived", |o| o.label()),
+                )
+            }
+            InputItem::Watermark(w) | InputItem::SourceWatermark(crate::engine::scenario::Marker { wm: w, .. }) => {
+                (ChipItem::Watermark(*w), "watermark")
+            }
+        };
+        ChipProps {
+            index: i,
+            item,
+            outcome,
+            done: i < step,
+            current: i + 1 == step,
+            selected: selected == Some(i),
+            lifted: from == Some(i),
+            target: over == Some(i) && from != Some(i),
+        }
+    });
+    let chips: Vec<ChipProps> = chips.collect();
+    let insert = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::Edit(EditAction::InsertWatermark { wm: None })))
+    };
+    let toggle = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::ToggleTwoD)))
+    };
+    html! {
+        <div class="arrival" aria-label="Arrival order (processing time)">
+            <div class="arrival-head">
+                <span class="arrival-title">{ "arrival order" }</span>
+                <button data-testid="insert-watermark" title="Insert a watermark item at the playhead (w)" onclick={insert}>{ "+ watermark" }</button>
+                <button data-testid="toggle-2d" aria-pressed={s.chrome.two_d.to_string()} title="Event time × processing time (t)" onclick={toggle}>
+                    { if s.chrome.two_d { "lanes" } else { "2-D" } }
+                </button>
+            </div>
+            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
+                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+                <ChipList {chips} />
+            </ol>
+        </div>
+    }
+}

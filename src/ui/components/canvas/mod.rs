@@ -1,0 +1,311 @@
+//! The event-time canvas: a host that owns the pointer and the keyboard focus, around a backend
+//! that draws the state's scene (`crate::ui::scene`). Gestures are turned into event-time values
+//! at once (`millis_from_px`) and into actions; what a pointer went down on is the scene's hit
+//! test, not a DOM node, so click, drag and "why?" work whatever draws the scene.
+//!
+//! ```text
+//!  pointerdown (x, y) ──▶ Scene::hit ──▶ DragStart(Element | Watermark | Pan)   (and a click: "why?")
+//!  pointermove        ──▶ DragMove { millis_from_px(x) }      pointerup ──▶ DragEnd
+//!  focusin on a node  ──▶ Canvas(Focused(its object))         state.focus.seq ──▶ node.focus()
+//! ```
+
+mod axis;
+mod backend;
+mod effects;
+mod lanes;
+mod marbles;
+mod px;
+mod timers;
+mod two_d;
+mod watermark;
+mod windows;
+
+use std::collections::BTreeMap;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element as DomElement, HtmlElement, PointerEvent, WheelEvent};
+use yew::prelude::*;
+
+use crate::ui::action::{
+    Action, CanvasAction, DragAction, DragStart, EditAction, Menu, MenuTarget, ObjectId, TeachAction, ViewAction,
+    WhyPopover, WhyTarget,
+};
+use crate::ui::geometry::{millis_from_px, millis_from_px_f64, snap, snap_unit_millis};
+use crate::ui::hooks::AppHandle;
+use crate::ui::scene::{Hit, focus_key, parse_focus_key};
+use crate::ui::state::AppState;
+
+use backend::{SceneBackend, SvgBackend};
+
+#[derive(Properties, PartialEq)]
+pub struct CanvasProps {
+    pub state: AppHandle,
+}
+
+/// Takes the focus off whatever has it (a field, or a canvas object: an SVG element).
+fn blur_active_element() {
+    let Some(active) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()) else { return };
+    if let Some(el) = active.dyn_ref::<HtmlElement>() {
+        let _ = el.blur();
+    } else if let Some(el) = active.dyn_ref::<web_sys::SvgElement>() {
+        let _ = el.blur();
+    }
+}
+
+/// What "why?" explains for a hit, in the state's run.
+fn why_target(s: &AppState, hit: &Hit) -> Option<WhyTarget> {
+    match hit {
+        Hit::Object(ObjectId::Element(i)) => {
+            s.doc.layout.elem_of_input.get(*i).copied().flatten().map(WhyTarget::Element)
+        }
+        Hit::Object(ObjectId::Window { key, window }) => Some(WhyTarget::Window { key: *key, window: *window }),
+        Hit::Object(ObjectId::Timer { key, time }) => {
+            let t = s.fold.view.timers.iter().find(|t| t.key == *key && t.time == *time)?;
+            Some(WhyTarget::Timer { key: t.key, window: t.window, time: t.time })
+        }
+        _ => None,
+    }
+}
+
+#[component]
+pub fn Canvas(props: &CanvasProps) -> Html {
+    let state = props.state.clone();
+    let scene = state.scene.clone();
+    let vp = state.view.viewport;
+    let scale = state.view.scale;
+    let dragging = state.drag.is_some();
+    let host = use_node_ref();
+    // The canvas' page position, taken when a pointer goes down: reading it on every move would
+    // force a layout of the whole document per frame.
+    let origin = use_mut_ref(|| (0.0f64, 0.0f64));
+    // Touch pinch: the x of each finger down, and the distance between two at the last move.
+    let touches = use_mut_ref(BTreeMap::<i32, f64>::new);
+    let pinch = use_mut_ref(|| None::<f64>);
+    // Where the pointer went down and on what: a release close by is a click ("why?").
+    let down = use_mut_ref(|| None::<(f64, f64, Hit)>);
+
+    // The DOM focus follows the selection when the reducer asks (a key, a click on an object).
+    {
+        let host = host.clone();
+        let target = state.selection.map(|s| match s {
+            ObjectId::WatermarkItem(_) => ObjectId::Watermark,
+            other => other,
+        });
+        use_effect_with(state.focus.seq, move |seq| {
+            if *seq > 0
+                && let Some(id) = target
+                && let Some(host) = host.cast::<DomElement>()
+                && let Ok(Some(node)) = host.query_selector(&format!("[data-focus=\"{}\"]", focus_key(&id)))
+                && let Ok(node) = node.dyn_into::<web_sys::SvgElement>()
+            {
+                let _ = node.focus();
+            }
+        });
+    }
+    // Escape leaves the canvas.
+    use_effect_with(state.focus.leave_seq, |seq| {
+        if *seq > 0 {
+            blur_active_element();
+        }
+    });
+
+    let local = {
+        let origin = origin.clone();
+        move |e: &MouseEvent| {
+            let (left, top) = *origin.borrow();
+            ((f64::from(e.client_x()) - left) / scale, (f64::from(e.client_y()) - top) / scale)
+        }
+    };
+    let measure = {
+        let (host, origin) = (host.clone(), origin.clone());
+        move || {
+            if let Some(el) = host.cast::<DomElement>() {
+                let r = el.get_bounding_client_rect();
+                *origin.borrow_mut() = (r.left(), r.top());
+            }
+        }
+    };
+
+    let onpointerdown = {
+        let (state, host, scene, down) = (state.clone(), host.clone(), scene.clone(), down.clone());
+        let (touches, pinch, measure, local) = (touches.clone(), pinch.clone(), measure.clone(), local.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            measure();
+            let capture = || {
+                if let Some(el) = host.cast::<DomElement>() {
+                    let _ = el.set_pointer_capture(e.pointer_id());
+                }
+            };
+            if e.pointer_type() == "touch" {
+                let mut t = touches.borrow_mut();
+                t.insert(e.pointer_id(), f64::from(e.client_x()));
+                if t.len() >= 2 {
+                    // A second finger: pinch zoom instead of a drag.
+                    let xs: Vec<f64> = t.values().copied().collect();
+                    *pinch.borrow_mut() = Some((xs[0] - xs[1]).abs());
+                    capture();
+                    down.borrow_mut().take();
+                    if dragging {
+                        state.dispatch(Action::Drag(DragAction::End));
+                    }
+                    return;
+                }
+            }
+            let (x, y) = local(&e);
+            let hit = scene.hit(x, y);
+            *down.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y()), hit.clone()));
+            let what = match hit {
+                Hit::Object(ObjectId::Element(i)) => DragStart::Element(i),
+                Hit::Object(ObjectId::Watermark) => DragStart::Watermark,
+                _ => {
+                    blur_active_element();
+                    DragStart::Pan
+                }
+            };
+            capture();
+            e.prevent_default();
+            state.dispatch(Action::Drag(DragAction::Start { what, px: x, millis: millis_from_px_f64(&vp, x) }));
+        })
+    };
+    let onpointermove = {
+        let state = state.clone();
+        let (touches, pinch, origin, local) = (touches.clone(), pinch.clone(), origin.clone(), local.clone());
+        Callback::from(move |e: PointerEvent| {
+            if pinch.borrow().is_some() {
+                if let Some(slot) = touches.borrow_mut().get_mut(&e.pointer_id()) {
+                    *slot = f64::from(e.client_x());
+                }
+                let xs: Vec<f64> = touches.borrow().values().copied().collect();
+                if let (Some(a), Some(b), Some(last)) = (xs.first(), xs.get(1), *pinch.borrow()) {
+                    let d = (a - b).abs();
+                    if last > 10.0 && d > 10.0 {
+                        let mid = ((a + b) / 2.0 - origin.borrow().0) / scale;
+                        state.dispatch(Action::View(ViewAction::ZoomAt { px: mid, factor: d / last }));
+                    }
+                    *pinch.borrow_mut() = Some(d);
+                }
+                return;
+            }
+            if !dragging {
+                return;
+            }
+            let (x, _) = local(&e);
+            state.dispatch(Action::Drag(DragAction::Move { px: x, millis: millis_from_px_f64(&vp, x) }));
+        })
+    };
+    let onpointerup = {
+        let (state, down, touches, pinch) = (state.clone(), down.clone(), touches.clone(), pinch.clone());
+        Callback::from(move |e: PointerEvent| {
+            touches.borrow_mut().remove(&e.pointer_id());
+            if touches.borrow().len() < 2 && pinch.borrow_mut().take().is_some() {
+                return;
+            }
+            if dragging {
+                state.dispatch(Action::Drag(DragAction::End));
+            }
+            // A click (no drag) on an element, a window or a timer explains it; on the background
+            // it closes the explanation.
+            let Some((x, y, hit)) = down.borrow_mut().take() else { return };
+            let (ux, uy) = (f64::from(e.client_x()), f64::from(e.client_y()));
+            if e.type_() != "pointerup" || (ux - x).hypot(uy - y) > 5.0 {
+                return;
+            }
+            match why_target(&state, &hit) {
+                Some(target) => {
+                    state.dispatch(Action::Teach(TeachAction::Why(WhyPopover { target, x_px: ux, y_px: uy })))
+                }
+                None if matches!(hit, Hit::Background { .. }) && state.teach.why.is_some() => {
+                    state.dispatch(Action::Teach(TeachAction::CloseWhy))
+                }
+                None => {}
+            }
+        })
+    };
+    let onwheel = {
+        let (state, measure, local) = (state.clone(), measure.clone(), local.clone());
+        Callback::from(move |e: WheelEvent| {
+            measure();
+            let (x, _) = local(&e);
+            e.prevent_default();
+            let (dx, dy) = (e.delta_x(), e.delta_y());
+            if e.shift_key() || dx.abs() > dy.abs() {
+                let d = if dx.abs() > dy.abs() { dx } else { dy };
+                state.dispatch(Action::View(ViewAction::PanBy { dx_px: -d }));
+            } else {
+                // Mouse wheel and trackpad pinch (ctrl+wheel) zoom around the pointer.
+                let k = if e.ctrl_key() { 0.01 } else { 0.0015 };
+                state.dispatch(Action::View(ViewAction::ZoomAt { px: x, factor: (-dy * k).exp() }));
+            }
+        })
+    };
+    let oncontextmenu = {
+        let (state, scene, measure, local) = (state.clone(), scene.clone(), measure.clone(), local.clone());
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            measure();
+            let (x, y) = local(&e);
+            let target = match scene.hit(x, y) {
+                Hit::Object(ObjectId::Element(i)) => MenuTarget::Element(i),
+                _ => MenuTarget::Canvas {
+                    ts: snap(millis_from_px(&vp, x), snap_unit_millis(&vp)),
+                    key: scene.lane_key_at(y),
+                },
+            };
+            state.dispatch(Action::OpenMenu(Menu {
+                x_px: f64::from(e.client_x()),
+                y_px: f64::from(e.client_y()),
+                target,
+            }));
+        })
+    };
+    let ondblclick = {
+        let (state, scene) = (state.clone(), scene.clone());
+        Callback::from(move |e: MouseEvent| {
+            measure();
+            let (x, y) = local(&e);
+            if matches!(scene.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
+                return;
+            }
+            let ts = Some(snap(millis_from_px(&vp, x), snap_unit_millis(&vp)));
+            state.dispatch(Action::Edit(EditAction::AddElement { key: scene.lane_key_at(y), ts }));
+        })
+    };
+    let onfocusin = {
+        let state = state.clone();
+        Callback::from(move |e: FocusEvent| {
+            let id = e
+                .target()
+                .and_then(|t| t.dyn_into::<DomElement>().ok())
+                .and_then(|el| el.closest("[data-focus]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-focus"))
+                .and_then(|k| parse_focus_key(&k));
+            if let Some(id) = id {
+                state.dispatch(Action::Canvas(CanvasAction::Focused(id)));
+            }
+        })
+    };
+    let onfocusout = {
+        let (state, host) = (state.clone(), host.clone());
+        Callback::from(move |e: FocusEvent| {
+            let inside = e
+                .related_target()
+                .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+                .zip(host.cast::<web_sys::Node>())
+                .is_some_and(|(to, host)| host.contains(Some(&to)));
+            if !inside {
+                state.dispatch(Action::Canvas(CanvasAction::Blurred));
+            }
+        })
+    };
+    html! {
+        <div ref={host} class="scene" data-testid="scene" data-backend={scene.backend.name()}
+             data-elements={scene.element_count.to_string()} data-windows={scene.window_count.to_string()}
+             {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
+             {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
+            { SvgBackend::draw(&scene) }
+        </div>
+    }
+}

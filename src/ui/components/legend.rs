@@ -1,0 +1,23 @@
+//! The legend under the canvas: what the marbles' colours, the hatching and the timer glyphs mean.
+
+use yew::prelude::*;
+
+#[component]
+pub fn Legend() -> Html {
+    let item = |class: &'static str, label: &'static str| {
+        html! { <span class="legend-item"><span class={classes!("swatch", class)} />{ label }</span> }
+    };
+    html! {
+        <div class="legend" aria-label="Legend">
+            { item("outcome-not-arrived", "not arrived") }
+            { item("outcome-pending", "in state") }
+            { item("outcome-on-time", "on time") }
+            { item("outcome-late-firing", "late firing") }
+            { item("outcome-side-output", "side output") }
+            { item("outcome-dropped", "dropped") }
+            <span class="legend-item"><span class="swatch hatch-swatch" />{ "allowed lateness" }</span>
+            <span class="legend-item">{ "▼ trigger timer  ■ cleanup timer" }</span>
+            <span class="legend-hint">{ "drag elements & watermark · wheel zooms · right-click edits · ? keys" }</span>
+        </div>
+    }
+}

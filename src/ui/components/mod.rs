@@ -1,0 +1,34 @@
+//! One component a file. [`app::App`] lays out the page; the components draw the state and turn
+//! gestures into actions, nothing else. Those that need little of the state take it as props and
+//! `on_<verb>` callbacks.
+
+pub mod app;
+mod arrival_strip;
+mod banners;
+mod blackout;
+pub mod canvas;
+pub mod charts_panel;
+mod code_panel;
+mod config_panel;
+mod context_menu;
+mod course_bar;
+mod editor_dialog;
+mod embed_bar;
+mod header;
+mod help;
+mod icon;
+mod legend;
+mod narration;
+mod output_list;
+mod platform;
+mod playback;
+mod preset_menu;
+mod quiz_box;
+mod run_status;
+mod share_box;
+mod side_panel;
+mod sinks_panel;
+pub mod sinks_view;
+mod step_log;
+mod undo_redo;
+mod why_popover;

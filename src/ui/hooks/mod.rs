@@ -1,0 +1,28 @@
+//! Named hooks: each connects one thing of the browser to the state, and only translates between
+//! browser events and actions; every decision is the reducer's.
+//!
+//! | hook | what it connects |
+//! |---|---|
+//! | [`use_app`] | the state as a Yew reducer, started from the URL and the autosave |
+//! | [`use_keyboard`] | `keydown` on the window → `Action::Key` |
+//! | [`use_hash_link`] | a link pasted into the tab → `TeachAction::OpenHash` |
+//! | [`use_url_sync`], [`use_autosave`] | every commit → the address bar, the autosave |
+//! | [`use_frame_clock`] | while playing, every animation frame → a tick |
+//! | [`use_resize_observer`] | an element's size → a callback |
+//! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
+
+mod use_app;
+mod use_extras;
+mod use_frame_clock;
+mod use_hash_link;
+mod use_keyboard;
+mod use_resize_observer;
+mod use_url_sync;
+
+pub use use_app::{AppHandle, location_hash, send, use_app};
+pub use use_extras::{ScenarioJson, use_extras, use_scenario_json};
+pub use use_frame_clock::use_frame_clock;
+pub use use_hash_link::use_hash_link;
+pub use use_keyboard::use_keyboard;
+pub use use_resize_observer::use_resize_observer;
+pub use use_url_sync::{use_autosave, use_saved_fragment, use_url_sync};

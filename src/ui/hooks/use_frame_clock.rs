@@ -1,0 +1,49 @@
+//! The frame clock: while playing, dispatches a tick on every animation frame. The only timer in
+//! the app; what a tick means is the reducer's (`state::playback`).
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use yew::prelude::*;
+
+use crate::ui::action::{Action, PlayAction};
+use crate::ui::state::AppState;
+
+/// The requestAnimationFrame callback, shared with itself so that it can re-request.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+
+#[hook]
+pub fn use_frame_clock(running: bool, dispatcher: UseReducerDispatcher<AppState>) {
+    use_effect_with(running, move |running| {
+        let alive = Rc::new(Cell::new(*running));
+        let pending = Rc::new(Cell::new(None::<i32>));
+        let frame: FrameSlot = Rc::new(RefCell::new(None));
+        let window = web_sys::window();
+        if *running && let Some(window) = window.clone() {
+            let (alive2, pending2, frame2, win2) = (alive.clone(), pending.clone(), frame.clone(), window.clone());
+            *frame.borrow_mut() = Some(Closure::new(move |now: f64| {
+                pending2.set(None);
+                if !alive2.get() {
+                    return;
+                }
+                dispatcher.dispatch(Action::Play(PlayAction::Tick { now_millis: now }));
+                if let Some(f) = frame2.borrow().as_ref() {
+                    pending2.set(win2.request_animation_frame(f.as_ref().unchecked_ref()).ok());
+                }
+            }));
+            if let Some(f) = frame.borrow().as_ref() {
+                pending.set(window.request_animation_frame(f.as_ref().unchecked_ref()).ok());
+            }
+        }
+        move || {
+            alive.set(false);
+            // Cancel the frame already requested before dropping the closure it would call.
+            if let (Some(id), Some(w)) = (pending.take(), window) {
+                let _ = w.cancel_animation_frame(id);
+            }
+            frame.borrow_mut().take();
+        }
+    });
+}

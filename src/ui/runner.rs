@@ -1,0 +1,81 @@
+//! Engine runs as effects (TIMELINE_CONTRACT.md §3). The reducer never runs the engine: an edit
+//! bumps the scenario's revision and leaves a [`RunRequest`]; a [`Runner`] answers it with a
+//! [`RunFinished`], which comes back as `Action::RunFinished`; an answer for an older revision
+//! than the newest request is dropped.
+//!
+//! ```text
+//!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, scenario }
+//!                                               │  AppState::dispatch hands it to the runner
+//!  MainThreadRunner::submit ── engine::run ─────┴──▶ Some(RunFinished { revision, result })   (at once)
+//!  (a Web Worker runner: None now, Action::RunFinished later, from its message handler)
+//!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
+//! ```
+//!
+//! Only the main-thread runner exists for now. It answers within the same dispatch, so a drag
+//! costs what it cost before this seam: one run and one render per pointer move.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::engine::run;
+pub use crate::ui::action::{RunFinished, RunRequest};
+
+/// Where engine runs happen.
+pub trait Runner {
+    /// Starts a run. A runner that can answer at once returns the answer; one that answers later
+    /// returns `None` and dispatches `Action::RunFinished` when it is done.
+    fn submit(&self, request: RunRequest) -> Option<RunFinished>;
+
+    /// The runner's name, for the run-status test hook (`main-thread`, `worker`).
+    fn name(&self) -> &'static str;
+}
+
+/// Runs the engine on the calling thread, at once.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MainThreadRunner;
+
+impl Runner for MainThreadRunner {
+    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
+        Some(RunFinished { revision: request.revision, result: Ok(Rc::new(run(&request.scenario))) })
+    }
+
+    fn name(&self) -> &'static str {
+        "main-thread"
+    }
+}
+
+/// The runner a state uses: shared, and shown in `Debug` by name.
+#[derive(Clone)]
+pub struct RunnerRef(pub Rc<dyn Runner>);
+
+impl Default for RunnerRef {
+    fn default() -> Self {
+        RunnerRef(Rc::new(MainThreadRunner))
+    }
+}
+
+impl fmt::Debug for RunnerRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RunnerRef({})", self.0.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Scenario;
+
+    /// The main-thread runner answers at once, for the revision it was asked.
+    #[test]
+    fn main_thread_runner_answers_at_once() {
+        let scenario = Scenario::from_json_str(
+            r#"{"assigner": {"kind": "tumbling", "size": 10}, "input": [{"id": 1, "key": "A", "ts": 1}]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let answer = MainThreadRunner.submit(RunRequest { revision: 7, scenario: Rc::new(scenario) });
+        let Some(RunFinished { revision, result: Ok(run) }) = answer else { panic!("no run") };
+        assert_eq!(revision, 7);
+        assert_eq!(run.steps, 2);
+        assert_eq!(format!("{:?}", RunnerRef::default()), "RunnerRef(main-thread)");
+    }
+}

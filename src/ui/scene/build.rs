@@ -1,0 +1,635 @@
+//! Building the scene: every item's geometry and state, from the fold at the playhead, the run's
+//! layout and the viewport. The drawing rules of the canvas live here (where a marble stacks, what
+//! a window band says, where the watermark's label goes); a backend only turns items into pixels.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::engine::scenario::{InputItem, WatermarkSpec};
+use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
+use crate::engine::view::{ElementOutcome, TimerStatus, WindowState};
+use crate::engine::{Millis, Run, Scenario, Window};
+use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
+use crate::ui::geometry::{Viewport, clamp_px, format_duration, px_from_millis, snap, ticks, watermark_x};
+
+use super::fold::{Effect, StepFold, result_text};
+use super::layout::{RunLayout, dims};
+use super::nav::Focusable;
+use super::{
+    Axis, Backend, BoundItem, Column, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS,
+    Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, TwoD, WatermarkItem, WindowGroup, WindowItem,
+};
+
+/// Everything a scene is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct SceneInput<'a> {
+    /// The input is drawn from the scenario on show ...
+    pub scenario: &'a Scenario,
+    /// ... what the run made of it, with the scenario it was made from (`state::scenario::Doc`).
+    pub shown: &'a Scenario,
+    pub run: &'a Run,
+    pub layout: &'a RunLayout,
+    pub fold: &'a StepFold,
+    pub viewport: Viewport,
+    pub scale: f64,
+    pub two_d: bool,
+    pub drag: Option<Drag>,
+    pub selection: Option<ObjectId>,
+    pub animate: bool,
+    pub anim_seq: u64,
+    pub speed: f64,
+    pub snap_unit: Millis,
+}
+
+/// How many input items one group of marbles holds: a drag redraws the group of the element it
+/// moves, not all 2,000.
+const GROUP_SIZE: usize = 64;
+/// Vertical offsets of marbles that would overlap: alternately above and below the lane's line.
+const STACK_OFFSETS: [f64; 5] = [0.0, -11.0, 11.0, -5.5, 5.5];
+const TWO_D_ROW: f64 = 18.0;
+
+fn x_of(vp: &Viewport, ts: Millis) -> f64 {
+    clamp_px(px_from_millis(vp, ts))
+}
+
+/// Delay of an effect (its place in the step's trace order), scaled to the playback speed.
+fn delay_style(order: usize, n: usize, speed: f64) -> Rc<str> {
+    let per = (STEP_MILLIS * 0.7 / n.max(1) as f64).min(160.0);
+    Rc::from(format!("animation-delay: {:.0}ms", order as f64 * per / speed))
+}
+
+/// The key names, made once per scene and shared by its items (a drag rebuilds thousands of them).
+struct Names {
+    /// By the run's key id.
+    keys: Vec<Rc<str>>,
+    /// By lane.
+    lanes: Vec<Rc<str>>,
+}
+
+impl Names {
+    fn key(&self, key: u32) -> Rc<str> {
+        self.keys.get(key as usize).cloned().unwrap_or_else(|| Rc::from(""))
+    }
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+impl<'a> SceneInput<'a> {
+    /// The canvas object a selection is focused on (a watermark item: the handle).
+    fn focus_of(&self, id: ObjectId) -> ObjectId {
+        match id {
+            ObjectId::WatermarkItem(_) => ObjectId::Watermark,
+            other => other,
+        }
+    }
+
+    fn tab(&self, id: ObjectId, entry: Option<ObjectId>) -> TabStop {
+        if Some(id) == entry { TabStop::Entry } else { TabStop::Roving }
+    }
+
+    /// The order of an effect in the step just taken, when the step animates.
+    fn effect_order(&self, f: impl Fn(&Effect) -> bool) -> Option<usize> {
+        self.animate.then(|| self.fold.effect_order(f)).flatten()
+    }
+
+    fn delay(&self, order: Option<usize>) -> Option<Rc<str>> {
+        order.map(|o| delay_style(o, self.fold.effects.len(), self.speed))
+    }
+
+    pub fn build(&self) -> Scene {
+        let vp = self.viewport;
+        let height = if self.two_d { two_d_height(self.run.steps) } else { self.layout.height };
+        // Tab enters the canvas on the selected object, or else on the first element in event time.
+        let first_element = self
+            .scenario
+            .input
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| match item {
+                InputItem::Element(e) if self.layout.elem_of_input.get(i).copied().flatten().is_some() => {
+                    Some((e.ts, i))
+                }
+                _ => None,
+            })
+            .min()
+            .map(|(_, i)| ObjectId::Element(i));
+        let entry = self.selection.map(|s| self.focus_of(s)).or(first_element).or(Some(ObjectId::Watermark));
+        let names = Names {
+            keys: self.run.keys.iter().map(|k| Rc::from(k.as_str())).collect(),
+            lanes: self.layout.lanes.iter().map(|l| Rc::from(l.key.as_str())).collect(),
+        };
+        let two_d = self.two_d.then(|| self.two_d_view(entry, &names));
+        let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry, &names) };
+        let mut scene = Scene {
+            backend: Backend::Svg,
+            width: vp.width_px,
+            height,
+            scale: self.scale,
+            axis: self.axis(),
+            lanes: self
+                .layout
+                .lanes
+                .iter()
+                .zip(&names.lanes)
+                .map(|(l, key)| LaneItem { key: key.clone(), y: l.y, height: l.height })
+                .collect(),
+            side: self.side_lane(entry),
+            windows: if self.two_d { Vec::new() } else { self.windows(entry, &names) },
+            timers: if self.two_d { Rc::from([]) } else { self.timers(entry, &names) },
+            marbles,
+            flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
+            watermark: self.watermark(height, entry),
+            drag_label: self.drag_label(),
+            hint: (self.fold.view.step == 0 && !self.two_d).then_some(vp.width_px / 2.0),
+            two_d,
+            animate: self.animate,
+            anim_seq: self.anim_seq,
+            fx_ms: 520.0 / self.speed,
+            dragging: self.drag.is_some(),
+            panning: matches!(self.drag, Some(Drag::Pan { .. })),
+            element_count: 0,
+            window_count: 0,
+            entry,
+        };
+        scene.element_count = scene.marbles.iter().map(|g| g.items.len()).sum::<usize>()
+            + scene.two_d.as_ref().map_or(0, |t| t.dots.len());
+        scene.window_count = scene.windows.iter().map(|g| g.items.len()).sum();
+        scene
+    }
+
+    fn axis(&self) -> Axis {
+        let vp = &self.viewport;
+        let ticks = ticks(vp)
+            .into_iter()
+            .map(|t| {
+                // Labels stay inside the canvas at both edges.
+                let half = t.label.chars().count() as f64 * 3.8 + 2.0;
+                Tick {
+                    key: t.millis,
+                    x: t.px,
+                    label_x: t.px.clamp(half, (vp.width_px - half).max(half)),
+                    label: t.label,
+                }
+            })
+            .collect();
+        Axis { ticks, processing_note: !self.scenario.assigner.is_event_time() }
+    }
+
+    fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
+        let y = self.layout.side_lane_y;
+        let view = &self.fold.view;
+        let dropping = self.fold.effects.len();
+        let mut groups: BTreeMap<usize, Vec<SideMarbleItem>> = BTreeMap::new();
+        if !self.two_d {
+            for (i, o) in view.elements.iter().enumerate() {
+                if *o != Some(ElementOutcome::SideOutput) {
+                    continue;
+                }
+                let (Some(el), Some(&input)) = (self.run.elements.get(i), self.layout.input_of_elem.get(i)) else {
+                    continue;
+                };
+                // Only an animated step has effects to look up.
+                let drop_in =
+                    self.effect_order(|e| matches!(e, Effect::SideOutput { elem } if *elem as usize == i)).map(|o| {
+                        let from_y = self.layout.lane_of_key(el.key).map_or(y, |l| l.marble_y());
+                        let delay = delay_style(o, dropping, self.speed);
+                        Rc::from(format!("--from-dy: {:.0}px; {delay}", from_y - (y + 26.0)))
+                    });
+                let id = ObjectId::Late(input);
+                groups.entry(i / GROUP_SIZE).or_default().push(SideMarbleItem {
+                    id,
+                    elem: i,
+                    elem_id: el.id,
+                    ts: el.ts,
+                    x: round1(x_of(&self.viewport, el.ts)),
+                    y: y + 26.0,
+                    drop_in,
+                    tab: self.tab(id, entry),
+                });
+            }
+        }
+        SideLane {
+            y,
+            enabled: self.scenario.side_output,
+            groups: groups.into_iter().map(|(k, v)| (k, Rc::from(v))).collect(),
+        }
+    }
+
+    fn windows(&self, entry: Option<ObjectId>, names: &Names) -> Vec<WindowGroup> {
+        let vp = &self.viewport;
+        let view = &self.fold.view;
+        let lateness = self.scenario.lateness();
+        let max_contents = view.windows.iter().map(|w| w.contents.len()).max().unwrap_or(1).max(1);
+        let mut groups: BTreeMap<usize, Vec<WindowItem>> = BTreeMap::new();
+        for (wi, w) in view.windows.iter().enumerate() {
+            let Some(lane) = self.layout.lane_of_key(w.key) else { continue };
+            let merged = matches!(w.state, WindowState::Merged { .. });
+            let row = if merged { 0 } else { self.layout.row_of(w.key, &w.window) };
+            let (x0, x1, bounds) = match w.window {
+                Window::Global => (-2.0, vp.width_px + 2.0, None),
+                Window::Time(tw) => {
+                    let x1 = if tw.end >= tw.start { x_of(vp, tw.end) } else { vp.width_px + 2.0 };
+                    (x_of(vp, tw.start), x1, Some((tw.start, tw.end)))
+                }
+            };
+            let width = (x1 - x0 - 1.0).max(2.0);
+            let last = self.fold.last_fire.get(wi).copied().flatten();
+            let label = match w.state {
+                WindowState::Merged { .. } => String::new(),
+                WindowState::CleanedUp if width > 80.0 => "cleaned up".to_string(),
+                WindowState::CleanedUp => String::new(),
+                _ => {
+                    let n = w.contents.len();
+                    match (width, last) {
+                        (w, Some(_)) if w > 150.0 => {
+                            format!("{n} in state · {}", result_text(self.shown, self.run, last))
+                        }
+                        (w, Some(_)) if w > 70.0 => format!("{n} · {}", result_text(self.shown, self.run, last)),
+                        (w, None) if w > 90.0 => format!("{n} in state"),
+                        _ => n.to_string(),
+                    }
+                }
+            };
+            let hatch_px = match w.window {
+                Window::Time(tw) if lateness > 0 && w.state.is_live() && tw.end > tw.start => {
+                    Some((x_of(vp, tw.end.saturating_add(lateness)) - x1).max(0.0))
+                }
+                _ => None,
+            };
+            let same = |key: &u32, window: &Window| *key == w.key && *window == w.window;
+            let born = self.effect_order(|e| matches!(e, Effect::WindowCreated { key, window } if same(key, window)));
+            let fired = self.effect_order(|e| matches!(e, Effect::Fired { key, window, .. } if same(key, window)));
+            let emptied = self.effect_order(|e| matches!(e, Effect::CleanedUp { key, window } if same(key, window)));
+            let merging = self.animate && merged && w.ended_step.is_some_and(|e| e + 1 == view.step);
+            let fill = w.contents.len() as f64 / max_contents as f64;
+            let id = ObjectId::Window { key: w.key, window: w.window };
+            let lane_ix = self.layout.lane_of_run_key.get(w.key as usize).copied().unwrap_or(0);
+            groups.entry(lane_ix).or_default().push(WindowItem {
+                id,
+                node_key: Rc::from(format!("{}:{:?}:{}", w.key, bounds, merged)),
+                key_name: names.key(w.key),
+                bounds,
+                state: w.state.label(),
+                live: w.state.is_live(),
+                merged,
+                count: w.contents.len(),
+                firings: w.firings,
+                label: Rc::from(label),
+                x0,
+                width,
+                y: lane.row_y(row),
+                height: dims::WINDOW_ROW - 4.0,
+                hatch_px,
+                lateness,
+                fill: (fill * 1000.0).round() / 1000.0,
+                merging,
+                born: self.delay(born),
+                pulse: self.delay(fired),
+                emptying: self.delay(emptied),
+                tab: self.tab(id, entry),
+            });
+        }
+        groups.into_iter().map(|(lane, items)| WindowGroup { lane, items: Rc::from(items) }).collect()
+    }
+
+    fn timers(&self, entry: Option<ObjectId>, names: &Names) -> Rc<[TimerItem]> {
+        let vp = &self.viewport;
+        // One glyph per (key, time): the timer service deduplicates (key, window, time) anyway.
+        let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
+        let mut out = Vec::new();
+        for t in &self.fold.view.timers {
+            if seen.insert((t.key, t.time), ()).is_some() {
+                continue;
+            }
+            let Some(lane) = self.layout.lane_of_key(t.key) else { continue };
+            let x = if t.time == LONG_MAX { vp.width_px - 8.0 } else { x_of(vp, t.time) };
+            let kind = match (t.purpose.trigger, t.purpose.cleanup) {
+                (true, true) => "both",
+                (true, false) => "trigger",
+                _ => "cleanup",
+            };
+            let flash = (t.status == TimerStatus::Fired)
+                .then(|| {
+                    self.effect_order(
+                        |e| matches!(e, Effect::TimerFired { key, time } if *key == t.key && *time == t.time),
+                    )
+                })
+                .flatten();
+            let born =
+                self.animate
+                    && t.status == TimerStatus::Registered
+                    && self.fold.effects.iter().any(
+                        |e| matches!(e, Effect::TimerRegistered { key, time } if *key == t.key && *time == t.time),
+                    );
+            let id = ObjectId::Timer { key: t.key, time: t.time };
+            out.push(TimerItem {
+                id,
+                key_name: names.key(t.key),
+                time: t.time,
+                kind,
+                purpose: t.purpose.label(),
+                status: t.status,
+                x: round1(x),
+                y: lane.timer_y(),
+                born,
+                flash: self.delay(flash),
+                tab: self.tab(id, entry),
+            });
+        }
+        Rc::from(out)
+    }
+
+    fn marble_groups(&self, entry: Option<ObjectId>, names: &Names) -> Vec<MarbleGroup> {
+        let vp = &self.viewport;
+        let view = &self.fold.view;
+        let layout = self.layout;
+        // (input index, lane, x) of every element, then a level per element: in x order per lane,
+        // the first level whose previous marble is at least a diameter away.
+        let placed: Vec<(usize, usize, f64)> = self
+            .scenario
+            .input
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let InputItem::Element(e) = item else { return None };
+                let ordinal = layout.elem_of_input.get(i).copied().flatten()? as usize;
+                Some((i, *layout.lane_of_elem.get(ordinal)?, x_of(vp, e.ts)))
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..placed.len()).collect();
+        crate::teach::sort::stable_by(&mut order, |a, b| {
+            let (pa, pb) = (placed[*a], placed[*b]);
+            pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
+        });
+        let mut level = vec![0usize; placed.len()];
+        let mut last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+        let mut lane_now = usize::MAX;
+        for k in order {
+            let (_, lane, x) = placed[k];
+            if lane != lane_now {
+                last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
+                lane_now = lane;
+            }
+            let free = (0..last.len()).find(|l| x - last[*l] >= dims::MARBLE_R * 2.0 - 1.0);
+            let l = free.unwrap_or_else(|| (0..last.len()).min_by(|a, b| last[*a].total_cmp(&last[*b])).unwrap_or(0));
+            last[l] = x;
+            level[k] = l;
+        }
+        // Groups of up to GROUP_SIZE input items per lane: dragging an element redraws its group only.
+        let mut groups: BTreeMap<(usize, usize), Vec<MarbleItem>> = BTreeMap::new();
+        for (&(i, lane_ix, x), l) in placed.iter().zip(level) {
+            let Some(InputItem::Element(e)) = self.scenario.input.get(i) else { continue };
+            let Some(ordinal) = layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize) else { continue };
+            let (Some(lane), Some(key_name)) = (layout.lanes.get(lane_ix), names.lanes.get(lane_ix)) else { continue };
+            let arrived = self.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal));
+            let dropped = self.effect_order(|f| matches!(f, Effect::Dropped { elem } if *elem as usize == ordinal));
+            let id = ObjectId::Element(i);
+            groups.entry((lane_ix, i / GROUP_SIZE)).or_default().push(MarbleItem {
+                id,
+                index: i,
+                elem_id: e.id,
+                key_name: key_name.clone(),
+                ts: e.ts,
+                value: e.value,
+                x: round1(x),
+                y: lane.marble_y() + STACK_OFFSETS[l],
+                outcome: view.elements.get(ordinal).copied().flatten(),
+                selected: self.selection == Some(id),
+                anim: self.delay(arrived),
+                crossing: self.delay(dropped),
+                tab: self.tab(id, entry),
+            });
+        }
+        groups
+            .into_iter()
+            .map(|((lane, chunk), items)| MarbleGroup {
+                key: Rc::from(format!("{lane}:{chunk}")),
+                items: Rc::from(items),
+            })
+            .collect()
+    }
+
+    /// Transient shapes for the step just taken: elements flying into their windows.
+    fn flights(&self) -> Rc<[Flight]> {
+        let vp = &self.viewport;
+        let n = self.fold.effects.len();
+        let items = self.fold.effects.iter().enumerate().filter_map(|(order, e)| {
+            let Effect::Added { elem, key, window } = e else { return None };
+            let el = self.run.elements.get(*elem as usize)?;
+            let lane = self.layout.lane_of_key(*key)?;
+            let (x0, y0) = (x_of(vp, el.ts), lane.marble_y());
+            let row = self.layout.row_of(*key, window);
+            let x1 = match window {
+                Window::Global => x0,
+                Window::Time(tw) => x_of(vp, tw.start).max(x0.min(x_of(vp, tw.end) - 10.0)),
+            };
+            let y1 = lane.row_y(row) + dims::WINDOW_ROW / 2.0 - 2.0;
+            Some(Flight { x: x0, y: y0, dx: x1 - x0, dy: y1 - y0, delay: delay_style(order, n, self.speed) })
+        });
+        items.collect()
+    }
+
+    fn watermark(&self, height: f64, entry: Option<ObjectId>) -> WatermarkItem {
+        let vp = &self.viewport;
+        let view = &self.fold.view;
+        let wm = view.watermark;
+        let label = match wm {
+            LONG_MIN => "watermark: Long.MIN (none yet)".to_string(),
+            LONG_MAX => "watermark: Long.MAX (end of input)".to_string(),
+            w => format!("watermark {}", format_millis(w)),
+        };
+        let x = watermark_x(vp, wm);
+        let label_w = label.chars().count() as f64 * 7.5 + 16.0;
+        // Keep the label on screen: to the left of the line near the right edge.
+        let label_x = if x + label_w > vp.width_px { x - label_w } else { x };
+        let top = dims::AXIS_HEIGHT - 38.0;
+        // Bounded out-of-orderness: the bound is the gap between the largest timestamp and the line.
+        let bound = match (self.scenario.watermarks, view.max_timestamp) {
+            (WatermarkSpec::BoundedOutOfOrderness { bound }, Some(max_ts)) if wm != LONG_MAX && wm != LONG_MIN => {
+                Some(BoundItem { bound, max_ts_x: x_of(vp, max_ts), x })
+            }
+            (WatermarkSpec::Monotonous, Some(max_ts)) if wm != LONG_MAX && wm != LONG_MIN => {
+                Some(BoundItem { bound: 0, max_ts_x: x_of(vp, max_ts), x })
+            }
+            _ => None,
+        };
+        // Explicit watermarks: the item a drag moves, when it is not where the line is.
+        let item = match self.drag {
+            Some(Drag::Watermark { target: WatermarkTarget::Item(i) }) => Some(i),
+            _ => self
+                .selection
+                .and_then(|s| s.input())
+                .filter(|i| self.scenario.input.get(*i).and_then(InputItem::watermark).is_some())
+                .or(self.fold.wm_item),
+        };
+        let ghost = item.and_then(|i| match self.scenario.input.get(i).and_then(InputItem::watermark) {
+            Some(v) if v != wm && v != LONG_MAX && v != LONG_MIN => {
+                let gx = x_of(vp, v);
+                let text = format!("item #{} wm {}", i + 1, format_millis(v));
+                // On screen like the flag: to the left of the line when it would run off the right.
+                let (text_x, anchor) = if gx + 4.0 + text.chars().count() as f64 * 7.0 > vp.width_px {
+                    (gx - 4.0, "end")
+                } else {
+                    (gx + 4.0, "start")
+                };
+                Some(GhostItem { wm: v, x: gx, text_x, anchor, text })
+            }
+            _ => None,
+        });
+        let help = match self.scenario.watermarks {
+            WatermarkSpec::Explicit => "Drag to move the selected watermark item (or the one that set this watermark)",
+            WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous => {
+                "Derived: largest timestamp − bound − 1. Drag to change the bound"
+            }
+        };
+        WatermarkItem {
+            wm,
+            x,
+            label,
+            label_x,
+            label_w,
+            top,
+            bottom: height,
+            active: matches!(self.drag, Some(Drag::Watermark { .. })),
+            bound,
+            ghost,
+            help,
+            tab: self.tab(ObjectId::Watermark, entry),
+        }
+    }
+
+    fn drag_label(&self) -> Option<DragLabel> {
+        let Some(Drag::Element { index, .. }) = self.drag else { return None };
+        let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
+        let vp = &self.viewport;
+        let x = x_of(vp, e.ts);
+        let snapped = snap(e.ts, self.snap_unit);
+        let text = if snapped == e.ts {
+            format!("ts {}", format_millis(e.ts))
+        } else {
+            format!("ts {} → drops at {}", format_millis(e.ts), format_millis(snapped))
+        };
+        let width = text.chars().count() as f64 * 7.3 + 12.0;
+        let label_x = (x - width / 2.0).clamp(0.0, (vp.width_px - width).max(0.0));
+        Some(DragLabel { ts: e.ts, x, label_x, width, text, bottom: self.layout.height })
+    }
+
+    /// Event time × processing time (Streaming Systems' picture): each element at (its timestamp,
+    /// the step it arrived in), the watermark as a curve over the steps.
+    fn two_d_view(&self, entry: Option<ObjectId>, names: &Names) -> TwoD {
+        let vp = &self.viewport;
+        let view = &self.fold.view;
+        let y_of = |step: usize| dims::AXIS_HEIGHT + (step as f64 + 0.5) * TWO_D_ROW;
+        // Watermark curve: after step i (0-based item i) the watermark is watermark_after_step[i].
+        let mut curve = String::new();
+        let mut started = false;
+        for (i, wm) in self.run.watermark_after_step.iter().enumerate() {
+            if *wm == LONG_MIN || *wm == LONG_MAX {
+                continue;
+            }
+            let x = x_of(vp, *wm);
+            let (top, bottom) = (y_of(i) - TWO_D_ROW / 2.0, y_of(i) + TWO_D_ROW / 2.0);
+            curve.push_str(&format!(
+                "{} {:.1} {:.1} L {:.1} {:.1} ",
+                if started { "L" } else { "M" },
+                clamp_px(x),
+                clamp_px(top),
+                clamp_px(x),
+                clamp_px(bottom)
+            ));
+            started = true;
+        }
+        let rows = (0..self.run.steps).map(|i| (y_of(i) + TWO_D_ROW / 2.0, i < view.step)).collect();
+        let playhead_y = dims::AXIS_HEIGHT + view.step as f64 * TWO_D_ROW;
+        // Each window as a column over its event-time span, from the step that created it to the
+        // step that cleaned it up (or the playhead).
+        let columns = view
+            .windows
+            .iter()
+            .filter_map(|w| {
+                let Window::Time(tw) = w.window else { return None };
+                if matches!(w.state, WindowState::Merged { .. }) || tw.end < tw.start {
+                    return None;
+                }
+                let (x0, x1) = (x_of(vp, tw.start), x_of(vp, tw.end));
+                let top = y_of(w.created_step) - TWO_D_ROW / 2.0;
+                let bottom = w.ended_step.map_or(playhead_y, |e| y_of(e) + TWO_D_ROW / 2.0);
+                Some(Column {
+                    node_key: Rc::from(format!("c{}:{}:{}", w.key, tw.start, tw.end)),
+                    state: w.state.label(),
+                    x: x0,
+                    y: top,
+                    width: (x1 - x0 - 1.0).max(1.0),
+                    height: (bottom - top).max(1.0),
+                })
+            })
+            .collect();
+        let dots = self
+            .scenario
+            .input
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let InputItem::Element(e) = item else { return None };
+                let ordinal = self.layout.elem_of_input.get(i).copied().flatten()? as usize;
+                let lane = self.layout.lane_of_elem.get(ordinal).copied().unwrap_or(0);
+                let id = ObjectId::Element(i);
+                Some(MarbleItem {
+                    id,
+                    index: i,
+                    elem_id: e.id,
+                    key_name: names.lanes.get(lane).cloned().unwrap_or_else(|| Rc::from(e.key.as_str())),
+                    ts: e.ts,
+                    value: e.value,
+                    x: x_of(vp, e.ts),
+                    y: y_of(i),
+                    outcome: view.elements.get(ordinal).copied().flatten(),
+                    selected: self.selection == Some(id),
+                    anim: None,
+                    crossing: None,
+                    tab: self.tab(id, entry),
+                })
+            })
+            .collect();
+        TwoD { rows, columns, curve, playhead_y, dots }
+    }
+}
+
+fn two_d_height(steps: usize) -> f64 {
+    dims::AXIS_HEIGHT + (steps as f64 + 1.0) * TWO_D_ROW + 20.0
+}
+
+impl Scene {
+    /// Every object the keyboard can focus, with its lane (key lanes in order, then the side
+    /// output) and x; in the 2-D view, the elements in one row.
+    pub fn focusables(&self) -> Vec<Focusable> {
+        let mut out = Vec::new();
+        if let Some(t) = &self.two_d {
+            out.extend(t.dots.iter().map(|m| Focusable { id: m.id, lane: 0, x: m.x }));
+            return out;
+        }
+        let lane_of_y = |y: f64| self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).unwrap_or(0);
+        for g in &self.marbles {
+            out.extend(g.items.iter().map(|m| Focusable { id: m.id, lane: lane_of_y(m.y), x: m.x }));
+        }
+        for g in &self.windows {
+            out.extend(g.items.iter().filter(|w| !w.merged).map(|w| Focusable { id: w.id, lane: g.lane, x: w.x0 }));
+        }
+        out.extend(self.timers.iter().map(|t| Focusable { id: t.id, lane: lane_of_y(t.y), x: t.x }));
+        let side = self.lanes.len();
+        for (_, g) in &self.side.groups {
+            out.extend(g.iter().map(|m| Focusable { id: m.id, lane: side, x: m.x }));
+        }
+        for lane in 0..self.lanes.len().max(1) {
+            out.push(Focusable { id: ObjectId::Watermark, lane, x: self.watermark.x });
+        }
+        out
+    }
+
+    /// The bound's label, e.g. `bound 5 s`.
+    pub fn bound_text(bound: Millis) -> String {
+        format!("bound {}", format_duration(bound))
+    }
+}

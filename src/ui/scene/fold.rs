@@ -1,0 +1,216 @@
+//! [`StepFold`], once per (run, step): the engine's view fold at the playhead ([`StepView`]) plus
+//! what the drawing and the panels need on top of it: each window's last result, the events of
+//! the step just taken (for the animations), the explicit watermark item behind the watermark.
+//! Pure and cached in the state, so a render never folds the trace.
+
+use std::collections::BTreeMap;
+
+use crate::engine::scenario::WatermarkSpec;
+use crate::engine::time::LONG_MIN;
+use crate::engine::trace::ElemIdx;
+use crate::engine::view::{StepView, at_step};
+use crate::engine::{KeyId, Millis, Output, Run, Scenario, TimeWindow, TraceKind, Window};
+
+/// One thing that happened in the step just taken, in trace order (drives the animations).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Arrived {
+        elem: ElemIdx,
+    },
+    /// The element flies into a window.
+    Added {
+        elem: ElemIdx,
+        key: KeyId,
+        window: Window,
+    },
+    WindowCreated {
+        key: KeyId,
+        window: Window,
+    },
+    TimerRegistered {
+        key: KeyId,
+        time: Millis,
+    },
+    TimerFired {
+        key: KeyId,
+        time: Millis,
+    },
+    Fired {
+        key: KeyId,
+        window: Window,
+        output: usize,
+        late: bool,
+    },
+    CleanedUp {
+        key: KeyId,
+        window: Window,
+    },
+    Merged {
+        key: KeyId,
+        merged: Vec<TimeWindow>,
+        into: TimeWindow,
+    },
+    SideOutput {
+        elem: ElemIdx,
+    },
+    Dropped {
+        elem: ElemIdx,
+    },
+    Watermark {
+        to: Millis,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepFold {
+    pub view: StepView,
+    /// Per `view.windows`: index in `run.outputs` of its last firing up to the playhead.
+    pub last_fire: Vec<Option<usize>>,
+    /// The events of the step just taken (step - 1), in trace order.
+    pub effects: Vec<Effect>,
+    /// Explicit watermarks: the input index of the watermark item that set the current watermark.
+    pub wm_item: Option<usize>,
+    /// The watermark the input produced (before the end of input's `Long.MAX`).
+    pub input_watermark: Millis,
+}
+
+impl StepFold {
+    pub fn new(scenario: &Scenario, run: &Run, step: usize) -> StepFold {
+        let view = at_step(run, step);
+        let step = view.step;
+        let mut last_of: BTreeMap<(KeyId, Window), usize> = BTreeMap::new();
+        for (i, o) in run.outputs.iter().enumerate().take(view.outputs) {
+            if let Output::Fire(f) = o {
+                last_of.insert((f.key, f.window), i);
+            }
+        }
+        let last_fire = view.windows.iter().map(|w| last_of.get(&(w.key, w.window)).copied()).collect();
+
+        let mut effects = Vec::new();
+        if step > 0 {
+            let from = run.trace.partition_point(|e| e.step < step - 1);
+            let to = run.trace.partition_point(|e| e.step < step);
+            for ev in run.trace.get(from..to).unwrap_or(&[]) {
+                let effect = match &ev.kind {
+                    TraceKind::ElementArrived { elem, .. } => Effect::Arrived { elem: *elem },
+                    TraceKind::ElementAdded { elem, key, window, .. } => {
+                        Effect::Added { elem: *elem, key: *key, window: *window }
+                    }
+                    TraceKind::WindowCreated { key, window } => Effect::WindowCreated { key: *key, window: *window },
+                    TraceKind::TimerRegistered { key, time, .. } => Effect::TimerRegistered { key: *key, time: *time },
+                    TraceKind::TimerFired { key, time, stale: false, .. } => {
+                        Effect::TimerFired { key: *key, time: *time }
+                    }
+                    TraceKind::Fired { key, window, output, n, .. } => {
+                        Effect::Fired { key: *key, window: *window, output: *output, late: *n > 0 }
+                    }
+                    TraceKind::CleanedUp { key, window, .. } => Effect::CleanedUp { key: *key, window: *window },
+                    TraceKind::SessionsMerged { key, merged, into, .. } => {
+                        Effect::Merged { key: *key, merged: merged.clone(), into: *into }
+                    }
+                    TraceKind::SideOutput { elem, .. } => Effect::SideOutput { elem: *elem },
+                    TraceKind::Dropped { elem, .. } => Effect::Dropped { elem: *elem },
+                    TraceKind::WatermarkAdvanced { to, .. } => Effect::Watermark { to: *to },
+                    _ => continue,
+                };
+                if effects.len() < 400 {
+                    effects.push(effect);
+                }
+            }
+        }
+
+        // The explicit watermark item behind the current watermark: the last advancing one.
+        let mut wm_item = None;
+        if scenario.watermarks == WatermarkSpec::Explicit {
+            let mut best = LONG_MIN;
+            for (i, item) in scenario.input.iter().enumerate().take(step.min(scenario.input.len())) {
+                if let Some(wm) = item.watermark()
+                    && (wm > best || wm_item.is_none())
+                {
+                    best = best.max(wm);
+                    wm_item = Some(i);
+                }
+            }
+        }
+        let input_steps = step.min(scenario.input.len());
+        let input_watermark = if input_steps == 0 {
+            LONG_MIN
+        } else {
+            run.watermark_after_step.get(input_steps - 1).copied().unwrap_or(LONG_MIN)
+        };
+        StepFold { view, last_fire, effects, wm_item, input_watermark }
+    }
+
+    /// Position of the first effect matching `f` in the step's order (for animation delays).
+    pub fn effect_order(&self, f: impl Fn(&Effect) -> bool) -> Option<usize> {
+        self.effects.iter().position(f)
+    }
+}
+
+/// Trace lines of the step that brought the playhead to `step` (the step log; computed only
+/// when the log is shown).
+pub fn step_log(run: &Run, step: usize) -> Vec<String> {
+    if step == 0 {
+        return Vec::new();
+    }
+    let from = run.trace.partition_point(|e| e.step < step - 1);
+    let to = run.trace.partition_point(|e| e.step < step);
+    let events = run.trace.get(from..to).unwrap_or(&[]);
+    let mut lines: Vec<String> = events.iter().take(300).map(|ev| ev.display(&run.keys).to_string()).collect();
+    if events.len() > 300 {
+        lines.push(format!("… and {} more events", events.len() - 300));
+    }
+    lines
+}
+
+/// The window function's result for display: what the function returned last time.
+pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>) -> String {
+    use crate::engine::scenario::WindowFunctionSpec as F;
+    let Some(Output::Fire(f)) = output.and_then(|i| run.outputs.get(i)) else { return "—".into() };
+    let values = || f.elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.value);
+    match scenario.function {
+        F::Process | F::Sum => format!("sum {}", f.sum),
+        F::Count => format!("count {}", f.count),
+        F::Avg => {
+            if f.count == 0 {
+                "avg —".into()
+            } else {
+                let avg = f.sum as f64 / f.count as f64;
+                if avg.fract() == 0.0 { format!("avg {avg:.0}") } else { format!("avg {avg:.2}") }
+            }
+        }
+        F::Max => values().max().map_or("max —".into(), |v| format!("max {v}")),
+        F::Min => values().min().map_or("min —".into(), |v| format!("min {v}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::run;
+
+    fn scenario(json: &str) -> Scenario {
+        Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The scene knows each window's last result and the events of the step just taken.
+    #[test]
+    fn scene_tracks_results_and_effects() {
+        let s = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 60000}, "allowed_lateness": 10000,
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"wm": 59999}, {"id": 2, "key": "A", "ts": 2000, "value": 5}]}"#,
+        );
+        let r = run(&s);
+        let sc = StepFold::new(&s, &r, 2);
+        assert_eq!(sc.wm_item, Some(1));
+        assert_eq!(sc.input_watermark, 59_999);
+        assert_eq!(sc.last_fire, vec![Some(0)]);
+        assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: false, .. })));
+        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 1");
+        let sc = StepFold::new(&s, &r, 3);
+        assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: true, .. })));
+        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 6");
+        assert!(!step_log(&r, 3).is_empty());
+        assert_eq!(StepFold::new(&s, &r, 0).effects, vec![]);
+    }
+}

@@ -1,0 +1,106 @@
+//! Hit testing on the scene (TIMELINE_CONTRACT.md §1): a pointer position in canvas units to the
+//! object under it, topmost first, by the items' geometry, so that click, drag and "why?" work
+//! the same whatever draws the scene. And the focus keys that name an object on a drawn node
+//! (`data-focus`), so that a DOM focus event finds its object.
+
+use crate::engine::Window;
+use crate::engine::time::TimeWindow;
+use crate::ui::action::ObjectId;
+
+use super::Scene;
+use super::layout::dims;
+
+/// What is under the pointer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hit {
+    /// An object (the watermark handle, a marble, a timer glyph, a window band).
+    Object(ObjectId),
+    /// The background, in this key lane (or none: the axis, the side output lane).
+    Background { lane_key: Option<String> },
+}
+
+/// Half the width of the watermark line's hit area (its stroke is 14 px wide).
+const WM_HIT_HALF: f64 = 7.0;
+/// Half the size of a timer glyph's hit box.
+const TIMER_HALF: f64 = 6.0;
+
+impl Scene {
+    /// The object under canvas point `(x, y)`, topmost first: the watermark handle (its line, flag
+    /// and the bound's gap), marbles, timer glyphs, window bands (merged sessions are not hit).
+    pub fn hit(&self, x: f64, y: f64) -> Hit {
+        let w = &self.watermark;
+        let on_line = (x - w.x).abs() <= WM_HIT_HALF && y >= w.top && y <= w.bottom;
+        let on_flag = x >= w.label_x && x <= w.label_x + w.label_w && y >= w.top && y <= w.top + 18.0;
+        let on_bound = w.bound.as_ref().is_some_and(|b| {
+            let (lo, width) = (b.x.min(b.max_ts_x), (b.max_ts_x - b.x).abs().max(6.0));
+            x >= lo && x <= lo + width && y >= w.top + 24.0 && y <= w.top + 38.0
+        });
+        if on_line || on_flag || on_bound {
+            return Hit::Object(ObjectId::Watermark);
+        }
+        let marble_r = if self.two_d.is_some() { 12.0 } else { dims::MARBLE_R + 5.0 };
+        let marbles =
+            self.marbles.iter().flat_map(|g| g.items.iter()).chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
+        // The last drawn is on top.
+        if let Some(m) = marbles.rev().find(|m| (m.x - x).hypot(m.y - y) <= marble_r) {
+            return Hit::Object(m.id);
+        }
+        if self.two_d.is_none() {
+            if let Some(t) =
+                self.timers.iter().rev().find(|t| (t.x - x).abs() <= TIMER_HALF && (t.y - y).abs() <= TIMER_HALF)
+            {
+                return Hit::Object(t.id);
+            }
+            let windows = self.windows.iter().flat_map(|g| g.items.iter()).filter(|w| !w.merged);
+            let hit = windows.rev().find(|w| {
+                let right = w.x0 + w.width + 1.0 + w.hatch_px.unwrap_or(0.0);
+                x >= w.x0 && x <= right && y >= w.y && y <= w.y + w.height
+            });
+            if let Some(w) = hit {
+                return Hit::Object(w.id);
+            }
+        }
+        Hit::Background { lane_key: self.lane_key_at(y) }
+    }
+
+    /// The key of the lane at canvas height `y`.
+    pub fn lane_key_at(&self, y: f64) -> Option<String> {
+        self.lanes.iter().find(|l| y >= l.y && y < l.y + l.height).map(|l| l.key.to_string())
+    }
+}
+
+/// The `data-focus` name of an object (on the node a backend draws for it).
+pub fn focus_key(id: &ObjectId) -> String {
+    match id {
+        ObjectId::Element(i) => format!("e:{i}"),
+        ObjectId::Late(i) => format!("l:{i}"),
+        ObjectId::WatermarkItem(i) => format!("i:{i}"),
+        ObjectId::Watermark => "wm".into(),
+        ObjectId::Window { key, window: Window::Global } => format!("w:{key}:global"),
+        ObjectId::Window { key, window: Window::Time(tw) } => format!("w:{key}:{}:{}", tw.start, tw.end),
+        ObjectId::Timer { key, time } => format!("t:{key}:{time}"),
+    }
+}
+
+/// The object a `data-focus` name stands for.
+pub fn parse_focus_key(s: &str) -> Option<ObjectId> {
+    if s == "wm" {
+        return Some(ObjectId::Watermark);
+    }
+    let mut parts = s.split(':');
+    let kind = parts.next()?;
+    let a = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    Some(match (kind, rest.as_slice()) {
+        ("e", []) => ObjectId::Element(a.parse().ok()?),
+        ("l", []) => ObjectId::Late(a.parse().ok()?),
+        ("i", []) => ObjectId::WatermarkItem(a.parse().ok()?),
+        ("w", ["global"]) => ObjectId::Window { key: a.parse().ok()?, window: Window::Global },
+        ("w", [start, end]) => ObjectId::Window {
+            key: a.parse().ok()?,
+            window: Window::Time(TimeWindow::new(start.parse().ok()?, end.parse().ok()?)),
+        },
+        ("t", [time]) => ObjectId::Timer { key: a.parse().ok()?, time: time.parse().ok()? },
+        _ => return None,
+    })
+}

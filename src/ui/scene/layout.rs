@@ -1,0 +1,245 @@
+//! [`RunLayout`], once per run: lanes (one per key), the row of every window (sliding windows
+//! stacked so that the overlapping copies show), the input ↔ element mapping, the time range for
+//! "fit", and the vertical geometry in canvas units. Derived from the scenario and its run only.
+
+use std::collections::BTreeMap;
+
+use crate::engine::scenario::InputItem;
+use crate::engine::time::{LONG_MAX, LONG_MIN};
+use crate::engine::trace::ElemIdx;
+use crate::engine::{KeyId, Millis, Run, Scenario, TraceKind, Window};
+
+/// Vertical geometry of the canvas, in px.
+pub mod dims {
+    pub const AXIS_HEIGHT: f64 = 58.0;
+    pub const LANE_GAP: f64 = 6.0;
+    pub const TIMER_ROW: f64 = 16.0;
+    pub const WINDOW_ROW: f64 = 26.0;
+    pub const MARBLE_ROW: f64 = 40.0;
+    pub const SIDE_LANE: f64 = 44.0;
+    pub const MARBLE_R: f64 = 9.0;
+    /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
+    pub const MAX_ROWS: u16 = 12;
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    pub key: String,
+    pub y: f64,
+    pub height: f64,
+    pub rows: u16,
+}
+
+impl Lane {
+    pub fn timer_y(&self) -> f64 {
+        self.y + dims::TIMER_ROW / 2.0 + 2.0
+    }
+
+    pub fn row_y(&self, row: u16) -> f64 {
+        self.y + dims::TIMER_ROW + 4.0 + f64::from(row.min(dims::MAX_ROWS - 1)) * dims::WINDOW_ROW
+    }
+
+    pub fn marble_y(&self) -> f64 {
+        self.y + self.height - dims::MARBLE_ROW / 2.0 - 2.0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunLayout {
+    pub lanes: Vec<Lane>,
+    /// Lane of each of the run's key ids.
+    pub lane_of_run_key: Vec<usize>,
+    /// Element ordinal of each input item (`None` for watermarks).
+    pub elem_of_input: Vec<Option<ElemIdx>>,
+    /// Input index of each element ordinal.
+    pub input_of_elem: Vec<usize>,
+    /// Lane of each element ordinal.
+    pub lane_of_elem: Vec<usize>,
+    /// Row of each window a lane ever shows.
+    pub rows: BTreeMap<(KeyId, Window), u16>,
+    pub side_lane_y: f64,
+    pub height: f64,
+    /// Earliest and latest time worth showing (elements, watermark items, windows).
+    pub time_range: Option<(Millis, Millis)>,
+}
+
+fn is_drawable(t: Millis) -> bool {
+    t != LONG_MIN && t != LONG_MAX
+}
+
+impl RunLayout {
+    pub fn new(scenario: &Scenario, run: &Run) -> RunLayout {
+        let mut keys: Vec<String> = Vec::new();
+        let mut key_index: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut elem_of_input = Vec::with_capacity(scenario.input.len());
+        let mut input_of_elem = Vec::new();
+        let mut lane_of_elem = Vec::new();
+        let mut lo = Millis::MAX;
+        let mut hi = Millis::MIN;
+        let mut widen = |t: Millis| {
+            if is_drawable(t) {
+                lo = lo.min(t);
+                hi = hi.max(t);
+            }
+        };
+        for (i, item) in scenario.input.iter().enumerate() {
+            match item {
+                InputItem::Element(e) => {
+                    let lane = *key_index.entry(e.key.as_str()).or_insert_with(|| {
+                        keys.push(e.key.clone());
+                        keys.len() - 1
+                    });
+                    elem_of_input.push(Some(input_of_elem.len() as ElemIdx));
+                    input_of_elem.push(i);
+                    lane_of_elem.push(lane);
+                    widen(e.ts);
+                }
+                InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
+                    elem_of_input.push(None);
+                    widen(item.watermark().unwrap_or(0));
+                }
+            }
+        }
+        let lane_of_run_key: Vec<usize> =
+            run.keys.iter().map(|k| key_index.get(k.as_str()).copied().unwrap_or(0)).collect();
+
+        // Every window the run ever shows, per key, in (start, end) order.
+        let mut per_key: BTreeMap<KeyId, Vec<Window>> = BTreeMap::new();
+        for ev in &run.trace {
+            match &ev.kind {
+                TraceKind::WindowCreated { key, window } => per_key.entry(*key).or_default().push(*window),
+                TraceKind::SessionsMerged { key, into, .. } => {
+                    per_key.entry(*key).or_default().push(Window::Time(*into));
+                }
+                _ => {}
+            }
+        }
+        let merging = scenario.assigner.is_merging();
+        let lateness = scenario.lateness().max(0);
+        let mut rows = BTreeMap::new();
+        let mut rows_of_lane = vec![1u16; keys.len()];
+        for (key, mut windows) in per_key {
+            crate::teach::sort::stable(&mut windows);
+            windows.dedup();
+            // Sessions never overlap while live: one row, merged ones drawn over it. Other
+            // assigners: greedy packing in start order, so sliding copies stack.
+            let mut row_ends: Vec<Millis> = Vec::new();
+            for w in windows {
+                let row = match (merging, w) {
+                    (true, _) | (_, Window::Global) => 0,
+                    (false, Window::Time(tw)) => {
+                        if tw.end > tw.start && tw.end - tw.start < Millis::MAX / 4 {
+                            widen(tw.start);
+                            widen(tw.end);
+                        }
+                        // A window occupies its row until its cleanup time, so the hatched
+                        // allowed-lateness extension is not hidden under the next window
+                        // (unless the lateness dwarfs the window: then it runs off screen anyway).
+                        let size = tw.end.saturating_sub(tw.start);
+                        let occupied =
+                            if lateness <= size.saturating_mul(4) { tw.end.saturating_add(lateness) } else { tw.end };
+                        match row_ends.iter().position(|&end| end <= tw.start) {
+                            Some(r) => {
+                                row_ends[r] = occupied.max(tw.start);
+                                r
+                            }
+                            None => {
+                                row_ends.push(occupied.max(tw.start));
+                                row_ends.len() - 1
+                            }
+                        }
+                    }
+                };
+                let row = row.min(usize::from(dims::MAX_ROWS - 1)) as u16;
+                if let Some(lane) = lane_of_run_key.get(key as usize) {
+                    rows_of_lane[*lane] = rows_of_lane[*lane].max(row + 1);
+                }
+                rows.insert((key, w), row);
+            }
+        }
+        if merging {
+            for ev in &run.trace {
+                if let TraceKind::SessionsMerged { into, .. } = &ev.kind {
+                    widen(into.start);
+                    widen(into.end);
+                }
+            }
+        }
+        let mut lanes = Vec::with_capacity(keys.len());
+        let mut y = dims::AXIS_HEIGHT;
+        for (key, rows) in keys.into_iter().zip(rows_of_lane) {
+            let height = dims::TIMER_ROW + 4.0 + f64::from(rows) * dims::WINDOW_ROW + dims::MARBLE_ROW + 4.0;
+            lanes.push(Lane { key, y, height, rows });
+            y += height + dims::LANE_GAP;
+        }
+        let side_lane_y = y;
+        let height = y + dims::SIDE_LANE + 8.0;
+        let time_range = (lo <= hi).then_some((lo, hi));
+        RunLayout {
+            lanes,
+            lane_of_run_key,
+            elem_of_input,
+            input_of_elem,
+            lane_of_elem,
+            rows,
+            side_lane_y,
+            height,
+            time_range,
+        }
+    }
+
+    pub fn lane_of_key(&self, key: KeyId) -> Option<&Lane> {
+        self.lane_of_run_key.get(key as usize).and_then(|l| self.lanes.get(*l))
+    }
+
+    pub fn row_of(&self, key: KeyId, window: &Window) -> u16 {
+        self.rows.get(&(key, *window)).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::run;
+
+    fn scenario(json: &str) -> Scenario {
+        Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Sliding windows stack in rows so the overlapping copies show; tumbling ones share a row.
+    #[test]
+    fn sliding_windows_stack_in_rows() {
+        let s = scenario(
+            r#"{"assigner": {"kind": "sliding", "size": 30000, "slide": 10000},
+                "input": [{"id": 1, "key": "A", "ts": 25000}, {"id": 2, "key": "B", "ts": 1000}]}"#,
+        );
+        let r = run(&s);
+        let l = RunLayout::new(&s, &r);
+        assert_eq!(l.lanes.len(), 2);
+        assert_eq!(l.lanes[0].rows, 3);
+        let rows: Vec<u16> = l.rows.iter().filter(|((k, _), _)| *k == 0).map(|(_, r)| *r).collect();
+        let mut sorted = rows.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![0, 1, 2]);
+        assert!(l.lanes[1].y > l.lanes[0].y + l.lanes[0].height);
+        assert!(l.side_lane_y > l.lanes[1].y);
+
+        let t = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 10000},
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"id": 2, "key": "A", "ts": 15000}]}"#,
+        );
+        let l = RunLayout::new(&t, &run(&t));
+        assert_eq!(l.lanes[0].rows, 1);
+        assert_eq!(l.time_range, Some((0, 20000)));
+        // With allowed lateness a window keeps its row until its cleanup time: two rows, so the
+        // hatched extension of [0, 10000) is not under [10000, 20000).
+        let late = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 10000}, "allowed_lateness": 5000,
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"id": 2, "key": "A", "ts": 15000}, {"id": 3, "key": "A", "ts": 25000}]}"#,
+        );
+        let l = RunLayout::new(&late, &run(&late));
+        assert_eq!(l.lanes[0].rows, 2);
+        let rows: Vec<u16> = l.rows.values().copied().collect();
+        assert_eq!(rows, vec![0, 1, 0]);
+    }
+}

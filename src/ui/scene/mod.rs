@@ -1,0 +1,314 @@
+//! The canvas described once, as a scene (TIMELINE_CONTRACT.md §1): items with a kind, geometry,
+//! state and ids, built from the view fold at the playhead, the run's layout and the viewport.
+//! A backend draws it (`components::canvas`: SVG, the only one for now); hit testing
+//! ([`Scene::hit`]) and keyboard moves ([`nav`]) work on the scene, not on what was drawn.
+//!
+//! ```text
+//!  Run ──RunLayout (layout.rs, per run)──┐
+//!  Run, step ──StepFold (fold.rs)────────┼──▶ build.rs ──▶ Scene { axis, lanes, windows, timers, marbles,
+//!  viewport, scale, drag, selection ─────┘                        side lane, flights, watermark, 2-D }
+//!  Scene ──▶ backend (SVG) ──▶ pixels        pointer (x, y) ──▶ Scene::hit ──▶ ObjectId / lane
+//!  Scene::focusables ──▶ nav::go (]/[ ↑/↓)    Scene item ──▶ label.rs ──▶ accessible name
+//! ```
+//!
+//! Items are grouped as a backend draws them: a group of marbles (one lane, 64 input items) or
+//! the windows of one lane is compared by value, so a drag redraws only the groups it changed.
+
+mod build;
+pub mod fold;
+mod hit;
+pub mod label;
+pub mod layout;
+pub mod nav;
+
+use std::rc::Rc;
+
+use crate::engine::Millis;
+use crate::engine::view::{ElementOutcome, TimerStatus};
+use crate::ui::action::ObjectId;
+
+pub use build::SceneInput;
+pub use hit::{Hit, focus_key, parse_focus_key};
+pub use label::{outcome_class, outcome_text};
+
+/// Milliseconds one step lasts at 1× speed (playback, and the animations of a step).
+pub const STEP_MILLIS: f64 = 1200.0;
+
+/// Which backend draws a scene. SVG draws every item as a node; a Canvas 2D backend for scenes of
+/// more than 2,000 elements (with a DOM overlay for what is focused or dragged) is the next step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    #[default]
+    Svg,
+}
+
+impl Backend {
+    /// The `data-backend` value.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Svg => "svg",
+        }
+    }
+}
+
+/// The roving focus of an object (contract §4): the one Tab stop, or focusable by the keys only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TabStop {
+    /// `tabindex="0"`: Tab enters the canvas here.
+    Entry,
+    /// `tabindex="-1"`.
+    #[default]
+    Roving,
+}
+
+impl TabStop {
+    pub fn tabindex(&self) -> &'static str {
+        match self {
+            TabStop::Entry => "0",
+            TabStop::Roving => "-1",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    pub key: Millis,
+    pub x: f64,
+    /// Where the label is drawn (kept inside the canvas at both edges).
+    pub label_x: f64,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Axis {
+    pub ticks: Vec<Tick>,
+    /// Processing-time windows: the bands use processing time, the marbles event time.
+    pub processing_note: bool,
+}
+
+/// A key lane's background.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneItem {
+    pub key: Rc<str>,
+    pub y: f64,
+    pub height: f64,
+}
+
+/// A window band: one window of one key at the playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowItem {
+    pub id: ObjectId,
+    /// Stable across runs: `key:bounds:merged` (the backend's node key).
+    pub node_key: Rc<str>,
+    pub key_name: Rc<str>,
+    /// `None`: the global window.
+    pub bounds: Option<(Millis, Millis)>,
+    pub state: &'static str,
+    pub live: bool,
+    /// A merged-away session: drawn, but neither hit nor focused.
+    pub merged: bool,
+    pub count: usize,
+    pub firings: u32,
+    pub label: Rc<str>,
+    pub x0: f64,
+    pub width: f64,
+    pub y: f64,
+    pub height: f64,
+    /// Width of the allowed-lateness extension, when drawn.
+    pub hatch_px: Option<f64>,
+    pub lateness: Millis,
+    /// Contents relative to the fullest window (the state bar).
+    pub fill: f64,
+    pub merging: bool,
+    /// Animation delays (CSS): fades in, pulses (fires), its state emptied by the cleanup.
+    pub born: Option<Rc<str>>,
+    pub pulse: Option<Rc<str>>,
+    pub emptying: Option<Rc<str>>,
+    pub tab: TabStop,
+}
+
+/// A timer glyph: ▼ trigger timer, ■ cleanup timer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerItem {
+    pub id: ObjectId,
+    pub key_name: Rc<str>,
+    pub time: Millis,
+    /// `trigger`, `cleanup` or `both`.
+    pub kind: &'static str,
+    pub purpose: &'static str,
+    pub status: TimerStatus,
+    pub x: f64,
+    pub y: f64,
+    pub born: bool,
+    pub flash: Option<Rc<str>>,
+    pub tab: TabStop,
+}
+
+/// An element's marble in its lane (or a dot of the 2-D view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarbleItem {
+    pub id: ObjectId,
+    /// Its input index.
+    pub index: usize,
+    pub elem_id: i64,
+    pub key_name: Rc<str>,
+    pub ts: Millis,
+    pub value: i64,
+    pub x: f64,
+    pub y: f64,
+    pub outcome: Option<ElementOutcome>,
+    pub selected: bool,
+    /// The arrival animation's delay, when it arrived in the step just taken.
+    pub anim: Option<Rc<str>>,
+    /// The crossing-out animation's delay, when it was dropped in the step just taken.
+    pub crossing: Option<Rc<str>>,
+    pub tab: TabStop,
+}
+
+/// A group of marbles a backend draws together: one lane, up to 64 input items.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarbleGroup {
+    pub key: Rc<str>,
+    pub items: Rc<[MarbleItem]>,
+}
+
+/// The windows of one lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowGroup {
+    pub lane: usize,
+    pub items: Rc<[WindowItem]>,
+}
+
+/// An element's marble in the late side output lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideMarbleItem {
+    pub id: ObjectId,
+    /// Its ordinal in the run.
+    pub elem: usize,
+    pub elem_id: i64,
+    pub ts: Millis,
+    pub x: f64,
+    pub y: f64,
+    /// The drop-in animation's style, when it went there in the step just taken.
+    pub drop_in: Option<Rc<str>>,
+    pub tab: TabStop,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideLane {
+    pub y: f64,
+    pub enabled: bool,
+    pub groups: Vec<(usize, Rc<[SideMarbleItem]>)>,
+}
+
+/// An element flying into its window in the step just taken.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flight {
+    pub x: f64,
+    pub y: f64,
+    pub dx: f64,
+    pub dy: f64,
+    pub delay: Rc<str>,
+}
+
+/// Bounded out-of-orderness: the gap between the largest timestamp and the watermark.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundItem {
+    pub bound: Millis,
+    pub max_ts_x: f64,
+    pub x: f64,
+}
+
+/// The explicit watermark item a drag moves, when it is not where the line is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GhostItem {
+    pub wm: Millis,
+    pub x: f64,
+    pub text_x: f64,
+    pub anchor: &'static str,
+    pub text: String,
+}
+
+/// The watermark line, its flag (the handle), the bound and the ghost item.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WatermarkItem {
+    pub wm: Millis,
+    pub x: f64,
+    pub label: String,
+    pub label_x: f64,
+    pub label_w: f64,
+    pub top: f64,
+    pub bottom: f64,
+    pub active: bool,
+    pub bound: Option<BoundItem>,
+    pub ghost: Option<GhostItem>,
+    /// What a drag of it changes (the handle's tooltip).
+    pub help: &'static str,
+    pub tab: TabStop,
+}
+
+/// While an element is dragged: its exact timestamp, and where it will snap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DragLabel {
+    pub ts: Millis,
+    pub x: f64,
+    pub label_x: f64,
+    pub width: f64,
+    pub text: String,
+    pub bottom: f64,
+}
+
+/// A window in the 2-D view: a column over its event-time span, from the step that created it to
+/// the one that ended it (or the playhead).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    pub node_key: Rc<str>,
+    pub state: &'static str,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// The 2-D view (event time × processing time): a row per step (its line's y, done), the
+/// watermark curve, the windows' columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TwoD {
+    pub rows: Vec<(f64, bool)>,
+    pub columns: Vec<Column>,
+    pub curve: String,
+    pub playhead_y: f64,
+    pub dots: Rc<[MarbleItem]>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    pub backend: Backend,
+    /// Canvas units (the backend scales them by `scale` CSS px).
+    pub width: f64,
+    pub height: f64,
+    pub scale: f64,
+    pub axis: Axis,
+    pub lanes: Vec<LaneItem>,
+    pub side: SideLane,
+    pub windows: Vec<WindowGroup>,
+    pub timers: Rc<[TimerItem]>,
+    pub marbles: Vec<MarbleGroup>,
+    pub flights: Rc<[Flight]>,
+    pub watermark: WatermarkItem,
+    pub drag_label: Option<DragLabel>,
+    /// Before the first step: the hint where to start, at this x.
+    pub hint: Option<f64>,
+    pub two_d: Option<TwoD>,
+    pub animate: bool,
+    pub anim_seq: u64,
+    /// The effects' duration (CSS `--fx-ms`).
+    pub fx_ms: f64,
+    pub dragging: bool,
+    pub panning: bool,
+    /// Elements and windows drawn (the `scene` test hook).
+    pub element_count: usize,
+    pub window_count: usize,
+    /// The object with `tabindex="0"`.
+    pub entry: Option<ObjectId>,
+}

@@ -1,0 +1,131 @@
+use super::*;
+
+fn base() -> Scenario {
+    Scenario::from_json_str(
+        r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 1000}]}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Applies `e` to the form over `s`; the candidate or the errors.
+fn edit(form: &mut ConfigForm, s: &Scenario, e: ConfigEdit) -> Result<Scenario, BTreeMap<Field, String>> {
+    form.edit(&e, s).ok_or_else(|| form.errors(s))
+}
+
+#[test]
+fn parses_durations() {
+    assert_eq!(parse_millis("60000"), Ok(60_000));
+    assert_eq!(parse_millis(" 60s "), Ok(60_000));
+    assert_eq!(parse_millis("1 min"), Ok(60_000));
+    assert_eq!(parse_millis("1.5s"), Ok(1_500));
+    assert_eq!(parse_millis("-5000"), Ok(-5_000));
+    assert_eq!(parse_millis("LONG_MAX"), Ok(i64::MAX));
+    assert!(parse_millis("").is_err());
+    assert!(parse_millis("ten").is_err());
+    assert!(parse_millis("1.5ms").is_err());
+    assert!(parse_millis("5 weeks").is_err_and(|e| e.contains("unknown unit")));
+    assert!(parse_millis("99999999999999999999").is_err());
+}
+
+/// A valid edit yields the scenario; the view is derived from it, keeping the text as typed
+/// while it says the scenario's value.
+#[test]
+fn valid_edits_apply_and_the_view_follows_the_scenario() {
+    let mut form = ConfigForm::default();
+    let s = edit(&mut form, &base(), ConfigEdit::Assigner(AssignerChoice::Sliding)).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.assigner, AssignerSpec::Sliding { size: 60_000, slide: 10_000, offset: 0 });
+    let s = edit(&mut form, &s, ConfigEdit::Text(Field::Lateness, "30s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.allowed_lateness, Some(30_000));
+    assert_eq!(form.view(&s).lateness, "30s", "typed text that says the scenario's value stays as typed");
+    assert_eq!(form.view(&s).slide, "10000");
+    // Another scenario (an undo, a load): the view says its values.
+    assert_eq!(form.view(&base()).lateness, "");
+    assert_eq!(form.view(&base()).assigner, AssignerChoice::Tumbling);
+}
+
+/// Flink's own rule refuses the value next to the edited field, and the text stays.
+#[test]
+fn invalid_values_are_refused_with_flinks_reason() {
+    let s = base();
+    let mut form = ConfigForm::default();
+    let e = edit(&mut form, &s, ConfigEdit::Text(Field::Offset, "60000".into())).err().unwrap_or_default();
+    assert_eq!(
+        e.get(&Field::Offset).map(String::as_str),
+        Some("Flink refuses it: TumblingEventTimeWindows parameters must satisfy abs(offset) < size")
+    );
+    assert_eq!(form.view(&s).offset, "60000", "nothing typed is lost");
+    // Editing another field keeps the multi-field rule where it was shown.
+    let e = edit(&mut form, &s, ConfigEdit::Text(Field::Size, "50000".into())).err().unwrap_or_default();
+    assert!(e.contains_key(&Field::Offset), "{e:?}");
+    assert_eq!((form.view(&s).size.as_str(), form.view(&s).offset.as_str()), ("50000", "60000"));
+    let mut form = ConfigForm::default();
+    let e = edit(&mut form, &s, ConfigEdit::Text(Field::Lateness, "-1".into())).err().unwrap_or_default();
+    assert_eq!(
+        e.get(&Field::Lateness).map(String::as_str),
+        Some("Flink refuses it: The allowed lateness cannot be negative.")
+    );
+    let mut form = ConfigForm::default();
+    let sessions =
+        edit(&mut form, &s, ConfigEdit::Assigner(AssignerChoice::Session)).unwrap_or_else(|e| panic!("{e:?}"));
+    let e = edit(&mut form, &sessions, ConfigEdit::Text(Field::Gap, "0".into())).err().unwrap_or_default();
+    assert_eq!(
+        e.get(&Field::Gap).map(String::as_str),
+        Some("Flink refuses it: EventTimeSessionWindows parameters must satisfy 0 < size")
+    );
+    let e = edit(&mut form, &sessions, ConfigEdit::Text(Field::Gap, "soon".into())).err().unwrap_or_default();
+    assert!(e.get(&Field::Gap).is_some_and(|m| m.contains("not a whole number")));
+    // The errors belong to the configuration they were found on: another one shows none.
+    assert!(form.errors(&s).is_empty());
+    assert_eq!(form.view(&s).gap, "10000");
+}
+
+/// A refused assigner choice stays chosen (with its fields) until it is fixed or the scenario changes.
+#[test]
+fn a_refused_choice_stays_with_its_fields() {
+    let mut form = ConfigForm::default();
+    let s = base();
+    let offset = edit(&mut form, &s, ConfigEdit::Text(Field::Offset, "30s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    // Sliding's slide (10 s by default) must be more than the offset (30 s).
+    let e = edit(&mut form, &offset, ConfigEdit::Assigner(AssignerChoice::Sliding)).err().unwrap_or_default();
+    assert!(e.get(&Field::Assigner).is_some_and(|m| m.contains("abs(offset) < slide")), "{e:?}");
+    assert_eq!(form.view(&offset).assigner, AssignerChoice::Sliding, "the refused choice stays chosen");
+    let fixed =
+        edit(&mut form, &offset, ConfigEdit::Text(Field::Slide, "40s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(fixed.assigner, AssignerSpec::Sliding { size: 60_000, slide: 40_000, offset: 30_000 });
+}
+
+/// The loader's rules land on their field; the bound's message is the loader's own.
+#[test]
+fn loader_rules_land_on_their_field() {
+    let mut form = ConfigForm::default();
+    let s = base();
+    let bounded =
+        edit(&mut form, &s, ConfigEdit::Watermarks(WatermarkChoice::Bounded)).unwrap_or_else(|e| panic!("{e:?}"));
+    let e = edit(&mut form, &bounded, ConfigEdit::Text(Field::Bound, "-5".into())).err().unwrap_or_default();
+    let loader = Scenario::from_json_str(
+        r#"{"assigner": {"kind": "tumbling", "size": 1}, "watermarks": {"kind": "bounded_out_of_orderness", "bound": -5}, "input": []}"#,
+    )
+    .err()
+    .map(|e| e.message);
+    assert_eq!(e.get(&Field::Bound), loader.as_ref(), "the same words as the loader");
+    let mut form = ConfigForm::default();
+    let sliding =
+        edit(&mut form, &s, ConfigEdit::Assigner(AssignerChoice::Sliding)).unwrap_or_else(|e| panic!("{e:?}"));
+    let e = edit(&mut form, &sliding, ConfigEdit::Text(Field::Slide, "1".into())).err().unwrap_or_default();
+    assert!(e.get(&Field::Slide).is_some_and(|m| m.contains("more than 10000 windows")), "{e:?}");
+}
+
+/// The typed refusal names the fields of the rule the engine's `validate` applies.
+#[test]
+fn refusals_are_typed_by_the_rule() {
+    let with = |json: &str| Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"));
+    let r = refusal(&with(r#"{"assigner": {"kind": "sliding", "size": 10, "slide": 5, "offset": 5}, "input": []}"#));
+    assert_eq!(r.map(|r| r.fields), Some(&[Field::Size, Field::Slide, Field::Offset][..]));
+    let r = refusal(&with(r#"{"assigner": {"kind": "session", "gap": 5}, "allowed_lateness": -1, "input": []}"#));
+    assert_eq!(r.map(|r| r.fields), Some(&[Field::Lateness][..]));
+    let mut looping = base();
+    looping.trigger.base = BaseTrigger::ContinuousEventTime { interval: -1 };
+    let r = refusal(&looping);
+    assert_eq!(r.as_ref().map(|r| r.fields), Some(&[Field::TriggerInterval][..]), "Tidemark's limit, by its path");
+    assert_eq!(refusal(&base()), None);
+}

@@ -1,0 +1,240 @@
+//! Edits of the document: adding, deleting, reordering and nudging input items, the item editor,
+//! the configuration panel. Each builds a candidate scenario and hands it to [`AppState::commit`],
+//! the one way an edit enters the document (`Doc::commit`: a revision, a commit, a run; the
+//! panel's candidates are refused when their job newly fails).
+
+use crate::engine::Scenario;
+use crate::engine::scenario::{Element, InputItem, WatermarkSpec, limits};
+use crate::ui::action::{ConfigEdit, EditAction, EditorAction, Menu, MenuTarget, ObjectId};
+use crate::ui::geometry::{saturate, snap};
+
+use super::AppState;
+use super::chrome::Editor;
+use super::config::parse_millis;
+use super::drag::set_watermark;
+use super::scenario::Refuse;
+
+/// What ←/→ move.
+enum NudgeTarget {
+    Input(usize),
+    Bound(i64),
+}
+
+impl AppState {
+    /// Every edit ends here.
+    pub(super) fn commit(&mut self, candidate: Scenario, refuse: Refuse) {
+        let request = self.doc.commit(candidate, refuse);
+        self.request(request);
+    }
+
+    /// The object an input item is on the canvas.
+    pub(super) fn object_of_input(&self, index: usize) -> ObjectId {
+        match self.doc.scenario.input.get(index) {
+            Some(InputItem::Element(_)) => ObjectId::Element(index),
+            _ => ObjectId::WatermarkItem(index),
+        }
+    }
+
+    /// Where a new input item goes in `c`: at the playhead, so the next step processes it. The
+    /// playhead keeps what was shown, plus the new item: after it at the end, processed otherwise.
+    pub(super) fn insert_at_playhead(&mut self, c: &mut Scenario, item: InputItem) -> usize {
+        let len = c.input.len();
+        let at_end = self.play.step > len;
+        let index = self.play.step.min(len);
+        c.input.insert(index, item);
+        let step = if at_end { len + 2 } else { self.play.step + 1 };
+        self.play.place(step, len + 2);
+        index
+    }
+
+    pub(super) fn reduce_edit(&mut self, action: EditAction) {
+        match action {
+            EditAction::AddElement { key, ts } => self.add_element(key, ts),
+            EditAction::InsertWatermark { wm } => {
+                let wm = wm.or(self.fold.view.max_timestamp).unwrap_or_else(|| {
+                    saturate((self.view.viewport.start_millis + self.view.viewport.end_millis) / 2.0)
+                });
+                let mut c = self.doc.candidate();
+                let index = self.insert_at_playhead(&mut c, InputItem::Watermark(wm));
+                self.selection = Some(ObjectId::WatermarkItem(index));
+                self.chrome.menu = None;
+                self.commit(c, Refuse::Never);
+            }
+            EditAction::Delete(index) => self.delete(index),
+            EditAction::MoveInput { from, to } => self.move_input(from, to),
+            EditAction::Nudge { direction, fine } => self.nudge(direction, fine),
+        }
+    }
+
+    fn add_element(&mut self, key: Option<String>, ts: Option<crate::engine::Millis>) {
+        let selected = self.selection.and_then(|s| s.input()).and_then(|i| self.doc.element(i));
+        let key = key
+            .or_else(|| selected.map(|e| e.key.clone()))
+            .or_else(|| self.doc.layout.lanes.first().map(|l| l.key.clone()))
+            .unwrap_or_else(|| "A".into());
+        let vp = &self.view.viewport;
+        let ts = ts.unwrap_or_else(|| snap(saturate((vp.start_millis + vp.end_millis) / 2.0), self.view.snap_unit()));
+        let id = self.doc.scenario.elements().map(|e| e.id).max().map_or(1, |m| m.saturating_add(1));
+        let mut c = self.doc.candidate();
+        let element = InputItem::Element(Element { id, key, ts, value: 1, ..Element::default() });
+        let index = self.insert_at_playhead(&mut c, element);
+        self.selection = Some(ObjectId::Element(index));
+        self.chrome.menu = None;
+        self.commit(c, Refuse::Never);
+    }
+
+    fn delete(&mut self, index: usize) {
+        let len = self.doc.scenario.input.len();
+        if index >= len {
+            return;
+        }
+        let at_end = self.play.step > len;
+        let mut c = self.doc.candidate();
+        c.input.remove(index);
+        let step = if at_end {
+            len
+        } else if index < self.play.step {
+            self.play.step - 1
+        } else {
+            self.play.step
+        };
+        self.play.place(step, len);
+        self.selection = None;
+        self.chrome.menu = None;
+        self.chrome.editor = None;
+        self.commit(c, Refuse::Never);
+    }
+
+    pub(super) fn move_input(&mut self, from: usize, to: usize) {
+        let len = self.doc.scenario.input.len();
+        if from >= len || to >= len || from == to {
+            return;
+        }
+        let mut c = self.doc.candidate();
+        let item = c.input.remove(from);
+        c.input.insert(to, item);
+        self.commit(c, Refuse::Never);
+        self.selection = Some(self.object_of_input(to));
+    }
+
+    fn nudge_target(&self) -> Option<NudgeTarget> {
+        match self.selection? {
+            ObjectId::Element(i) | ObjectId::WatermarkItem(i) => Some(NudgeTarget::Input(i)),
+            ObjectId::Watermark => match self.doc.scenario.watermarks {
+                WatermarkSpec::Explicit => self.fold.wm_item.map(NudgeTarget::Input),
+                WatermarkSpec::BoundedOutOfOrderness { bound } => Some(NudgeTarget::Bound(bound)),
+                WatermarkSpec::Monotonous => None,
+            },
+            ObjectId::Late(_) | ObjectId::Window { .. } | ObjectId::Timer { .. } => None,
+        }
+    }
+
+    /// ←/→ on the selection: one snap unit, or 1 ms when `fine`. The watermark handle moves its
+    /// explicit item, or with bounded out-of-orderness the bound (right: a smaller bound).
+    fn nudge(&mut self, direction: i64, fine: bool) {
+        let Some(target) = self.nudge_target() else { return };
+        let unit = if fine { 1 } else { self.view.snap_unit() };
+        let shift = |t: i64| {
+            let moved = t.saturating_add(direction.signum().saturating_mul(unit));
+            if fine { moved } else { snap(moved, unit) }
+        };
+        let mut c = self.doc.candidate();
+        match target {
+            NudgeTarget::Input(index) => match c.input.get_mut(index) {
+                Some(InputItem::Element(e)) => e.ts = shift(e.ts),
+                Some(item) => {
+                    let wm = item.watermark().unwrap_or(0);
+                    set_watermark(item, shift(wm));
+                }
+                None => return,
+            },
+            NudgeTarget::Bound(bound) => {
+                let moved = bound.saturating_sub(direction.signum().saturating_mul(unit));
+                let bound = if fine { moved } else { snap(moved, unit) };
+                c.watermarks = WatermarkSpec::BoundedOutOfOrderness { bound: bound.max(0) };
+            }
+        }
+        self.commit(c, Refuse::Never);
+    }
+
+    pub(super) fn reduce_editor(&mut self, action: EditorAction) {
+        match action {
+            EditorAction::Open(index) => {
+                self.chrome.menu = None;
+                self.chrome.editor = self.doc.scenario.input.get(index).map(|item| Editor::of(index, item));
+                if self.chrome.editor.is_some() {
+                    self.selection = Some(self.object_of_input(index));
+                }
+            }
+            EditorAction::Input(field, text) => {
+                if let Some(ed) = &mut self.chrome.editor {
+                    ed.input(field, text);
+                }
+            }
+            EditorAction::Commit => self.editor_commit(),
+            EditorAction::Cancel => self.chrome.editor = None,
+        }
+    }
+
+    fn editor_commit(&mut self) {
+        let Some(ed) = self.chrome.editor.clone() else { return };
+        match self.edited(&ed) {
+            Ok(c) => {
+                self.chrome.editor = None;
+                self.commit(c, Refuse::Never);
+            }
+            Err(e) => {
+                if let Some(open) = &mut self.chrome.editor {
+                    open.error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// The scenario with the editor's values, or why not.
+    fn edited(&self, ed: &Editor) -> Result<Scenario, String> {
+        let what = if ed.is_watermark { "Watermark" } else { "Timestamp" };
+        let ts = parse_millis(&ed.ts).map_err(|e| format!("{what} {e}"))?;
+        let mut c = self.doc.candidate();
+        if ed.is_watermark {
+            if let Some(item) = c.input.get_mut(ed.index) {
+                set_watermark(item, ts);
+            }
+            return Ok(c);
+        }
+        let key = ed.key.trim().to_string();
+        if key.is_empty() {
+            return Err("Key must not be empty".into());
+        }
+        if key.chars().count() > limits::MAX_KEY_CHARS {
+            return Err(format!("Key is longer than {} characters", limits::MAX_KEY_CHARS));
+        }
+        let new_key = !self.doc.layout.lanes.iter().any(|l| l.key == key);
+        if new_key && self.doc.layout.lanes.len() >= limits::MAX_KEYS {
+            return Err("Too many distinct keys".into());
+        }
+        let Ok(value) = ed.value.trim().parse::<i64>() else {
+            return Err(format!("Value \"{}\" is not a whole number", ed.value.chars().take(20).collect::<String>()));
+        };
+        if let Some(InputItem::Element(e)) = c.input.get_mut(ed.index) {
+            e.key = key;
+            e.value = value;
+            e.ts = ts;
+        }
+        Ok(c)
+    }
+
+    pub(super) fn open_menu(&mut self, m: Menu) {
+        if let MenuTarget::Element(i) = m.target {
+            self.selection = Some(ObjectId::Element(i));
+        }
+        self.chrome.menu = Some(m);
+    }
+
+    /// An edit in the configuration panel: a candidate, refused when its job newly fails.
+    pub(super) fn config_edit(&mut self, edit: ConfigEdit) {
+        if let Some(candidate) = self.config.edit(&edit, &self.doc.scenario) {
+            self.commit(candidate, Refuse::IfNewlyFails(edit.field()));
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The application state and its one reducer. Every change (a drag, a key, a tick of the playback
+//! clock, an edit in the panel, a run coming back) is an [`Action`]; [`AppState::dispatch`] is the
+//! only way in, and it reads top-down:
+//!
+//! ```text
+//!  dispatch(action)
+//!    ├─ snapshot for undo ─────────────────────────────── undo.rs (Edits)
+//!    ├─ reduce(action): one match, each concern its own reduce
+//!    │    Load / Fragment / Teach ──▶ open.rs     links, presets, imports, undo travel, the quiz's stops
+//!    │    Play ─────────────────────▶ playback.rs  the playhead and the frame clock
+//!    │    View / Resize ────────────▶ viewport.rs  zoom, pan, fit, scale
+//!    │    Drag ─────────────────────▶ drag.rs      gestures → scenario edits (in event time)
+//!    │    Edit / Editor / Config ───▶ edit.rs      every edit goes through Doc::commit (scenario.rs)
+//!    │    Select / Canvas ──────────▶ focus.rs     selection = canvas focus, keyboard moves (scene::nav)
+//!    │    Panel / menus ────────────▶ chrome.rs    banners, menu, editor, tabs, help
+//!    │    Key ──────────────────────▶ keys.rs      the key map → one of the above
+//!    │    RunFinished ──────────────▶ here         install the run (or drop it), then what follows a run
+//!    ├─ drain: each RunRequest to the runner; an answer at once is reduced here too
+//!    ├─ record the undo step (a drag: at its end)
+//!    └─ refresh the view fold at the playhead (scene::fold)
+//! ```
+//!
+//! Pure: the engine runs in the runner (`super::runner`), the browser is in the hooks and
+//! components, so the whole interaction model is tested natively (`state/tests/`).
+
+pub mod chrome;
+pub mod config;
+pub mod keys;
+pub mod playback;
+pub mod scenario;
+pub mod teach;
+pub mod undo;
+pub mod viewport;
+
+mod drag;
+mod edit;
+mod focus;
+mod open;
+
+#[cfg(test)]
+mod tests;
+
+use std::rc::Rc;
+
+use crate::ui::action::{Action, Drag, ObjectId};
+use crate::ui::geometry::Viewport;
+use crate::ui::runner::{RunFinished, RunRequest, Runner, RunnerRef};
+use crate::ui::scene::fold::StepFold;
+use crate::ui::scene::{Scene, SceneInput};
+
+use chrome::Chrome;
+use config::ConfigForm;
+use playback::Playback;
+use scenario::{Doc, Finished};
+use teach::TeachState;
+use undo::{Edits, Snapshot};
+use viewport::ViewState;
+
+/// What waits for the next run of a load or an undo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct AfterRun {
+    /// Show the whole scenario (another scenario was opened).
+    refit: bool,
+    /// Say so in a banner when Flink would fail on it.
+    announce: bool,
+}
+
+/// Keyboard focus on the canvas (contract §4): the focused object is the selection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CanvasFocus {
+    /// DOM focus is on a canvas object.
+    pub inside: bool,
+    /// The lane the focus is in (the watermark is in every lane).
+    pub lane: usize,
+    /// Bumps when the DOM focus must go onto the selected object (a key, a click).
+    pub seq: u64,
+    /// Bumps when the DOM focus must leave the canvas (Escape).
+    pub leave_seq: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The scenario, the run on show and their revisions.
+    pub doc: Doc,
+    /// The view fold at the playhead, of the run on show.
+    pub fold: Rc<StepFold>,
+    /// The canvas as a scene, built from the fold, the layout and the viewport.
+    pub scene: Rc<Scene>,
+    pub play: Playback,
+    pub view: ViewState,
+    pub drag: Option<Drag>,
+    /// The selected object: the canvas's focus.
+    pub selection: Option<ObjectId>,
+    pub focus: CanvasFocus,
+    pub chrome: Chrome,
+    pub config: ConfigForm,
+    /// The teaching layer: preset, mode, quiz, "why?" (kept across loads).
+    pub teach: TeachState,
+    /// Undo history, notice, autosave status (kept across loads).
+    pub edits: Edits,
+    runner: RunnerRef,
+    /// Run requests not yet handed to the runner.
+    outbox: Vec<RunRequest>,
+    after_run: AfterRun,
+    /// What `fold` was made for: (run revision, scenario revision, step).
+    fold_key: (u64, usize),
+    /// What `scene` was made for.
+    scene_key: Option<SceneKey>,
+}
+
+/// Everything a scene depends on besides the fold.
+#[derive(Clone, Debug, PartialEq)]
+struct SceneKey {
+    fold: (u64, usize),
+    revision: u64,
+    viewport: Viewport,
+    scale: f64,
+    two_d: bool,
+    drag: Option<Drag>,
+    selection: Option<ObjectId>,
+    animate: bool,
+    anim_seq: u64,
+    speed: f64,
+}
+
+/// States compare by identity: the reducer returns a new state for every change, so two
+/// handles show the same thing exactly when they hold the same state (what `use_reducer`'s
+/// props comparisons need, without comparing whole runs).
+impl PartialEq for AppState {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl AppState {
+    /// An empty state on `runner`, `width_px` wide; open something with [`AppState::dispatch`]
+    /// (`state::open` has the start-ups: a hash, the autosave).
+    pub fn new(width_px: f64, runner: Rc<dyn Runner>) -> AppState {
+        let doc = Doc::empty();
+        let fold = Rc::new(StepFold::new(&doc.shown_scenario, &doc.run, 0));
+        let view = ViewState::new(width_px);
+        let mut s = AppState {
+            doc,
+            fold,
+            scene: Rc::default(),
+            play: Playback::new(0),
+            view,
+            drag: None,
+            selection: None,
+            focus: CanvasFocus::default(),
+            chrome: Chrome::default(),
+            config: ConfigForm::default(),
+            teach: TeachState::default(),
+            edits: Edits::default(),
+            runner: RunnerRef(runner),
+            outbox: Vec::new(),
+            after_run: AfterRun::default(),
+            fold_key: (0, 0),
+            scene_key: None,
+        };
+        s.refresh();
+        s
+    }
+
+    /// The one way in: reduces `action`, hands run requests to the runner (an answer at once is
+    /// reduced too), records the undo step and refreshes the fold at the playhead.
+    pub fn dispatch(&mut self, action: Action) {
+        let kind = self.edit_kind(&action);
+        let before = self.edits.before(self.snapshot(kind.label.clone()));
+        self.reduce(action);
+        self.drain();
+        let preset = self.teach.preset.as_ref().map(|p| p.id.clone());
+        let title = self.title();
+        self.edits.after(before, kind, self.drag.is_some(), (&self.doc.scenario, preset.as_deref()), || title);
+        self.refresh();
+    }
+
+    fn reduce(&mut self, action: Action) {
+        // The quiz holds the playhead before a deciding step until it is answered.
+        let Some(action) = self.quiz_stop(action) else { return };
+        match action {
+            Action::Load { scenario, step, banner } => self.load_scenario(*scenario, step, banner),
+            Action::Fragment(f) => {
+                self.chrome.banners.clear();
+                self.open_fragment(*f);
+            }
+            Action::Resize { width_px, height_px } => self.view.resize(width_px, height_px, &self.doc.layout),
+            Action::Play(a) => self.play.reduce(a, self.doc.steps()),
+            Action::View(a) => self.view.reduce(a, &self.doc.layout),
+            Action::Select(sel) => self.select(sel),
+            Action::Canvas(a) => self.canvas_action(a),
+            Action::Drag(a) => self.reduce_drag(a),
+            Action::Edit(a) => self.reduce_edit(a),
+            Action::Editor(a) => self.reduce_editor(a),
+            Action::OpenMenu(m) => self.open_menu(m),
+            Action::CloseMenu => self.chrome.menu = None,
+            Action::Config(edit) => self.config_edit(edit),
+            Action::Panel(a) => self.chrome.reduce(a),
+            Action::Key(k) => {
+                if let Some(a) = keys::key_action(&k, &self.key_context()) {
+                    self.reduce(a);
+                }
+            }
+            Action::Undo => self.travel(true),
+            Action::Redo => self.travel(false),
+            Action::DismissNotice => self.edits.notice = None,
+            Action::AutosaveFailed(e) => self.autosave_failed(e),
+            Action::RunFinished(f) => self.run_finished(f),
+            Action::Teach(a) => self.reduce_teach(a),
+        }
+    }
+
+    /// Leaves a run request for the runner (the reducer never runs the engine).
+    fn request(&mut self, request: RunRequest) {
+        self.outbox.push(request);
+    }
+
+    /// Hands the requests to the runner; answers it gives at once are reduced now.
+    fn drain(&mut self) {
+        while !self.outbox.is_empty() {
+            let runner = self.runner.0.clone();
+            for request in std::mem::take(&mut self.outbox) {
+                if let Some(answer) = runner.submit(request) {
+                    self.reduce(Action::RunFinished(answer));
+                }
+            }
+        }
+    }
+
+    fn run_finished(&mut self, answer: RunFinished) {
+        match self.doc.finish(answer) {
+            Finished::Stale => {}
+            Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
+            Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),
+            Finished::Installed { .. } => {
+                let steps = self.doc.steps();
+                self.play.place(self.play.step, steps);
+                let after = std::mem::take(&mut self.after_run);
+                if after.refit {
+                    self.view.fit(&self.doc.layout);
+                }
+                self.view.rescale(&self.doc.layout);
+                if after.announce
+                    && let Some(e) = &self.doc.run.error
+                {
+                    self.chrome.banners.push(format!(
+                        "Flink would fail on this scenario ({} phase): {}: {}",
+                        e.phase, e.class, e.message
+                    ));
+                }
+                self.teach.on_run(&self.doc.shown_scenario, &self.doc.run, self.play.step);
+            }
+        }
+    }
+
+    /// The fold at the playhead follows the run and the step; the selection follows what exists;
+    /// the scene follows all of it and the view.
+    fn refresh(&mut self) {
+        let key = (self.doc.shown, self.play.step);
+        if key != self.fold_key {
+            self.fold = Rc::new(StepFold::new(&self.doc.shown_scenario, &self.doc.run, self.play.step));
+            self.fold_key = key;
+        }
+        self.selection = self.selection.filter(|s| self.exists(s));
+        let scene_key = SceneKey {
+            fold: self.fold_key,
+            revision: self.doc.revision,
+            viewport: self.view.viewport,
+            scale: self.view.scale,
+            two_d: self.chrome.two_d,
+            drag: self.drag,
+            selection: self.selection,
+            animate: self.play.animate,
+            anim_seq: self.play.anim_seq,
+            speed: self.play.speed,
+        };
+        if self.scene_key.as_ref() != Some(&scene_key) {
+            let input = SceneInput {
+                scenario: &self.doc.scenario,
+                shown: &self.doc.shown_scenario,
+                run: &self.doc.run,
+                layout: &self.doc.layout,
+                fold: &self.fold,
+                viewport: scene_key.viewport,
+                scale: scene_key.scale,
+                two_d: scene_key.two_d,
+                drag: scene_key.drag,
+                selection: scene_key.selection,
+                animate: scene_key.animate,
+                anim_seq: scene_key.anim_seq,
+                speed: scene_key.speed,
+                snap_unit: self.view.snap_unit(),
+            };
+            self.scene = Rc::new(input.build());
+            self.scene_key = Some(scene_key);
+        }
+    }
+
+    /// The frame clock's step while playing (`hooks::use_app` calls it when a tick moves the playhead).
+    pub fn clock_step(&mut self) {
+        let steps = self.doc.steps();
+        self.play.clock_step(steps);
+        self.refresh();
+    }
+
+    /// The scenario's title: the preset's, or the scenario's name.
+    pub fn title(&self) -> String {
+        match &self.teach.preset {
+            Some(p) => p.title.clone(),
+            None if self.doc.scenario.name.is_empty() => "untitled scenario".into(),
+            None => self.doc.scenario.name.clone(),
+        }
+    }
+
+    /// The document as an undo step would restore it.
+    pub fn snapshot(&self, label: std::borrow::Cow<'static, str>) -> Snapshot {
+        Snapshot {
+            scenario: self.doc.scenario.clone(),
+            preset: self.teach.preset.clone(),
+            values: self.teach.values,
+            step: self.play.step,
+            label,
+        }
+    }
+
+    /// The run-status test hook's state (`running`, `done`, `error`) and revision (contract §2).
+    pub fn run_status(&self) -> (&'static str, u64) {
+        let state = if !self.doc.is_current() {
+            "running"
+        } else if self.doc.failure.is_some() {
+            "error"
+        } else {
+            "done"
+        };
+        (state, self.doc.requested)
+    }
+
+    /// The runner's name (the run-status hook says which one runs).
+    pub fn runner_name(&self) -> &'static str {
+        self.runner.0.name()
+    }
+
+    /// The autosave fragment of what is on show.
+    pub fn autosave_fragment(&self) -> String {
+        self.teach.autosave_fragment(&self.doc.scenario, self.play.step, self.doc.steps())
+    }
+}

@@ -1,0 +1,222 @@
+//! Drags, keys, edits and the configuration panel through the one reducer.
+
+use super::*;
+use crate::engine::scenario::{AssignerSpec, WatermarkSpec};
+use crate::engine::view::{ElementOutcome, WindowState};
+use crate::engine::{TimeWindow, Window};
+use crate::ui::action::{
+    ConfigEdit, EditAction, EditorAction, EditorField, Field, ObjectId, PlayAction, TriggerChoice,
+};
+use crate::ui::geometry::Viewport;
+use crate::ui::state::drag::snap_watermark;
+
+/// The default playhead is after all input, before the end of input.
+#[test]
+fn loads_with_playhead_after_input() {
+    let st = state(TUMBLING);
+    assert_eq!(st.play.step, 3);
+    assert_eq!(st.doc.steps(), 4);
+    assert_eq!(fire_ids(&st), vec![(Some(0), vec![1])]);
+}
+
+/// Dragging an element across a window boundary re-runs the engine, keeps the step, and
+/// snaps the drop to a whole unit.
+#[test]
+fn dragging_an_element_moves_it_to_the_other_window() {
+    let mut st = state(TUMBLING);
+    let commits = st.doc.commits;
+    st.view.viewport = Viewport::new(0.0, 120_000.0, 1200.0); // 100 ms/px: snap unit 1 s
+    st.dispatch(start(DragStart::Element(0), 500.0, 50_000.0));
+    st.dispatch(to(650.0, 65_432.0));
+    assert_eq!(ts(&st, 0), Some(65_432), "exact value while dragging");
+    assert_eq!(st.play.step, 3);
+    assert!(st.scene.drag_label.as_ref().is_some_and(|d| d.ts == 65_432 && d.text.contains("drops at")));
+    st.dispatch(end());
+    assert_eq!(ts(&st, 0), Some(65_000));
+    assert_eq!(fire_ids(&st), vec![]);
+    st.dispatch(Action::Play(PlayAction::Last));
+    assert_eq!(fire_ids(&st), vec![(Some(60_000), vec![1, 2])]);
+    assert_eq!(st.doc.commits, commits + 1, "one committed change: the drop");
+}
+
+/// The keyboard alone: onto the canvas with `]`, move with →, across the boundary; Escape leaves,
+/// and then the arrows step.
+#[test]
+fn keyboard_moves_the_selected_element() {
+    let mut st = state(TUMBLING);
+    st.view.viewport = Viewport::new(0.0, 120_000.0, 1200.0);
+    st.dispatch(key("]"));
+    assert_eq!(st.selection, Some(ObjectId::Element(0)));
+    let seq = st.focus.seq;
+    assert!(seq > 0, "the canvas takes the focus");
+    for _ in 0..10 {
+        st.dispatch(canvas_key("ArrowRight"));
+    }
+    assert_eq!(ts(&st, 0), Some(60_000));
+    st.dispatch(canvas_key("Escape"));
+    assert!(st.focus.leave_seq > 0, "Escape leaves the canvas");
+    assert_eq!(st.selection, Some(ObjectId::Element(0)), "the selection stays for the next Tab");
+    st.dispatch(key("ArrowLeft"));
+    assert_eq!(st.play.step, 2, "outside the canvas the arrows step, even with a selection");
+    st.dispatch(key("Escape"));
+    assert_eq!(st.selection, None);
+    st.dispatch(key("End"));
+    assert_eq!(st.play.step, st.doc.steps());
+}
+
+/// Dragging the explicit watermark moves the watermark item; past end-1 the main firing
+/// appears, past the cleanup time a late element goes to the side output.
+#[test]
+fn dragging_the_watermark_fires_and_cleans_up() {
+    let mut st = state(
+        r#"{"assigner": {"kind": "tumbling", "size": 60000}, "allowed_lateness": 10000,
+            "input": [{"id": 1, "key": "A", "ts": 50000}, {"wm": 30000}, {"id": 2, "key": "A", "ts": 10000}]}"#,
+    );
+    st.view.viewport = Viewport::new(0.0, 120_000.0, 1200.0);
+    assert_eq!(fire_ids(&st), vec![]);
+    st.dispatch(start(DragStart::Watermark, 300.0, 30_000.0));
+    st.dispatch(to(600.0, 59_999.0));
+    assert_eq!(st.doc.scenario.input[1], InputItem::Watermark(59_999));
+    assert_eq!(fire_ids(&st), vec![(Some(0), vec![1]), (Some(0), vec![1, 2])]);
+    st.dispatch(to(700.0, 70_000.0));
+    st.dispatch(end());
+    assert_eq!(st.doc.scenario.input[1], InputItem::Watermark(70_000));
+    assert_eq!(st.fold.view.elements[1], Some(ElementOutcome::SideOutput));
+}
+
+/// With bounded out-of-orderness the drag edits the bound, and the panel follows.
+#[test]
+fn dragging_the_derived_watermark_edits_the_bound() {
+    let mut st = state(
+        r#"{"assigner": {"kind": "tumbling", "size": 60000}, "watermarks": {"kind": "bounded_out_of_orderness", "bound": 5000},
+            "input": [{"id": 1, "key": "A", "ts": 50000}, {"id": 2, "key": "A", "ts": 62000}]}"#,
+    );
+    st.view.viewport = Viewport::new(0.0, 120_000.0, 1200.0);
+    assert_eq!(st.fold.view.watermark, 56_999);
+    st.dispatch(start(DragStart::Watermark, 570.0, 56_999.0));
+    st.dispatch(to(610.0, 61_000.0));
+    assert_eq!(st.doc.scenario.watermarks, WatermarkSpec::BoundedOutOfOrderness { bound: 999 });
+    st.dispatch(end());
+    assert_eq!(st.doc.scenario.watermarks, WatermarkSpec::BoundedOutOfOrderness { bound: 1000 });
+    assert_eq!(st.config.view(&st.doc.scenario).bound, "1000");
+    assert_eq!(fire_ids(&st), vec![(Some(0), vec![1])]);
+    // The watermark handle on the keyboard: → moves the line right, a smaller bound.
+    st.dispatch(Action::Select(Some(ObjectId::Watermark)));
+    st.dispatch(canvas_key("ArrowRight"));
+    assert_eq!(st.doc.scenario.watermarks, WatermarkSpec::BoundedOutOfOrderness { bound: 0 });
+}
+
+/// Two elements dragged within the session gap merge their sessions.
+#[test]
+fn sessions_merge_when_dragged_together() {
+    let mut st = state(
+        r#"{"assigner": {"kind": "session", "gap": 10000},
+            "input": [{"id": 1, "key": "A", "ts": 0}, {"id": 2, "key": "A", "ts": 30000}]}"#,
+    );
+    st.view.viewport = Viewport::new(0.0, 60_000.0, 600.0);
+    assert_eq!(st.fold.view.live_windows().count(), 2);
+    st.dispatch(start(DragStart::Element(1), 300.0, 30_000.0));
+    st.dispatch(to(80.0, 8_000.0));
+    st.dispatch(end());
+    let live: Vec<_> = st.fold.view.live_windows().map(|w| w.window).collect();
+    assert_eq!(live, vec![Window::Time(TimeWindow::new(0, 18_000))]);
+    assert!(st.fold.view.windows.iter().any(|w| matches!(w.state, WindowState::Merged { .. })));
+    // The merged-away sessions are drawn but not hit or focused.
+    let merged = st.scene.windows.iter().flat_map(|g| g.items.iter()).filter(|w| w.merged).count();
+    assert!(merged >= 1);
+    assert!(
+        st.scene.focusables().iter().all(|f| !matches!(f.id, ObjectId::Window { window, .. } if window != live[0]))
+    );
+}
+
+/// Adding, editing, reordering and deleting keep the playhead on the same content.
+#[test]
+fn editing_items() {
+    let mut st = state(TUMBLING);
+    st.dispatch(Action::Edit(EditAction::AddElement { key: Some("B".into()), ts: Some(5_000) }));
+    assert_eq!(st.doc.scenario.input.len(), 4);
+    assert_eq!(st.selection, Some(ObjectId::Element(3)));
+    assert_eq!(st.play.step, 4);
+    assert_eq!(st.doc.layout.lanes.len(), 2);
+    st.dispatch(Action::Editor(EditorAction::Open(3)));
+    st.dispatch(Action::Editor(EditorAction::Input(EditorField::Value, "x".into())));
+    st.dispatch(Action::Editor(EditorAction::Commit));
+    let error = st.chrome.editor.as_ref().and_then(|e| e.error.clone());
+    assert!(error.is_some_and(|e| e.contains("not a whole number")));
+    st.dispatch(Action::Editor(EditorAction::Input(EditorField::Value, "7".into())));
+    st.dispatch(Action::Editor(EditorAction::Input(EditorField::Key, "C".into())));
+    st.dispatch(Action::Editor(EditorAction::Commit));
+    assert_eq!(st.chrome.editor, None);
+    assert!(matches!(&st.doc.scenario.input[3], InputItem::Element(e) if e.key == "C" && e.value == 7));
+    st.dispatch(Action::Edit(EditAction::MoveInput { from: 3, to: 0 }));
+    assert!(matches!(&st.doc.scenario.input[0], InputItem::Element(e) if e.key == "C"));
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    assert_eq!(st.doc.scenario.input.len(), 3);
+    assert_eq!(st.play.step, 3);
+    st.dispatch(Action::Edit(EditAction::InsertWatermark { wm: Some(120_000) }));
+    assert_eq!(st.doc.scenario.input[3], InputItem::Watermark(120_000));
+    assert_eq!(fire_ids(&st).len(), 2);
+}
+
+/// The panel refuses invalid values next to the field and keeps the text; valid ones re-run;
+/// a value Flink accepts but whose job then fails is refused after its run.
+#[test]
+fn config_edits() {
+    let mut st = state(TUMBLING);
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::Size, "-5".into())));
+    assert!(st.config.errors(&st.doc.scenario).contains_key(&Field::Size));
+    assert_eq!(st.config.view(&st.doc.scenario).size, "-5");
+    assert_eq!(st.doc.scenario.assigner, AssignerSpec::Tumbling { size: 60_000, offset: 0 });
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::Size, "30s".into())));
+    assert!(st.config.errors(&st.doc.scenario).is_empty());
+    assert_eq!(st.doc.scenario.assigner, AssignerSpec::Tumbling { size: 30_000, offset: 0 });
+    assert_eq!(st.config.view(&st.doc.scenario).size, "30s", "as typed");
+    st.dispatch(Action::Config(ConfigEdit::Trigger(TriggerChoice::ContinuousEventTime)));
+    let before = st.doc.scenario.clone();
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::TriggerInterval, "0".into())));
+    let errors = st.config.errors(&st.doc.scenario);
+    assert!(errors.get(&Field::TriggerInterval).is_some_and(|e| e.contains("/ by zero")), "{errors:?}");
+    assert_eq!(*st.doc.scenario, *before, "the scenario stays");
+    assert_eq!(st.run_status().0, "done");
+}
+
+/// A bad link loads the default scenario with a banner, never a panic.
+#[test]
+fn bad_fragment_shows_banner() {
+    let st = AppState::from_hash("#z=!!!", 800.0);
+    assert_eq!(st.chrome.banners.len(), 1);
+    assert!(st.chrome.banners[0].contains("not valid base64url"));
+    assert_eq!(st.doc.scenario.name, "course_worked_timeline_7");
+}
+
+#[test]
+fn watermark_snapping_keeps_end_minus_one_reachable() {
+    assert_eq!(snap_watermark(59_700, 1000), 59_999);
+    assert_eq!(snap_watermark(60_200, 1000), 60_000);
+    assert_eq!(snap_watermark(60_000, 1000), 60_000);
+    assert_eq!(snap_watermark(17, 1), 17);
+}
+
+/// A click hits what is drawn under the pointer: the watermark handle on top, then marbles,
+/// timers, windows, and otherwise the lane's background.
+#[test]
+fn hit_testing_works_on_the_scene() {
+    use crate::ui::scene::Hit;
+    let mut st = state(TUMBLING);
+    st.dispatch(Action::Resize { width_px: 1200.0, height_px: 0.0 });
+    st.view.viewport = Viewport::new(0.0, 120_000.0, 1200.0);
+    st.dispatch(Action::Play(PlayAction::SetStep(2)));
+    let scene = st.scene.clone();
+    let m = scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == 0).cloned();
+    let Some(m) = m else { panic!("element 1 is drawn") };
+    assert_eq!(scene.hit(m.x + 3.0, m.y - 3.0), Hit::Object(ObjectId::Element(0)));
+    let w = scene.windows[0].items[0].clone();
+    assert_eq!(scene.hit(w.x0 + 30.0, w.y + 5.0), Hit::Object(w.id));
+    let t = scene.timers[0].clone();
+    assert_eq!(scene.hit(t.x, t.y), Hit::Object(t.id));
+    let wm = &scene.watermark;
+    assert_eq!(scene.hit(wm.label_x + 4.0, wm.top + 4.0), Hit::Object(ObjectId::Watermark));
+    let lane = &scene.lanes[0];
+    assert_eq!(scene.hit(1190.0, lane.y + 2.0), Hit::Background { lane_key: Some("A".into()) });
+    assert_eq!(scene.hit(1190.0, 1.0), Hit::Background { lane_key: None });
+}

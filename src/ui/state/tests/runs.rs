@@ -1,0 +1,126 @@
+//! Engine runs as effects (TIMELINE_CONTRACT.md §3) with a runner that answers later: the reducer
+//! never runs the engine, an answer for an older revision is dropped, and the run-status hook says
+//! what is out.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::*;
+use crate::ui::action::{ConfigEdit, Field};
+use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner};
+
+/// Queues the requests; the test answers them, in any order.
+#[derive(Default)]
+struct Later(RefCell<Vec<RunRequest>>);
+
+impl Runner for Later {
+    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
+        self.0.borrow_mut().push(request);
+        None
+    }
+
+    fn name(&self) -> &'static str {
+        "later"
+    }
+}
+
+impl Later {
+    fn take(&self) -> Vec<RunFinished> {
+        let requests = std::mem::take(&mut *self.0.borrow_mut());
+        requests.into_iter().filter_map(|r| MainThreadRunner.submit(r)).collect()
+    }
+}
+
+fn answer_all(st: &mut AppState, later: &Later) {
+    for a in later.take() {
+        st.dispatch(Action::RunFinished(a));
+    }
+}
+
+/// A drag's moves each ask for a run; an answer for an older revision than the newest is dropped,
+/// and the run-status says `running` until the newest is back.
+#[test]
+fn answers_for_older_revisions_are_dropped() {
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    assert_eq!(st.run_status().0, "running", "the first run is out");
+    answer_all(&mut st, &later);
+    assert_eq!(st.run_status().0, "done");
+    st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
+    answer_all(&mut st, &later);
+    let shown = st.doc.run.clone();
+    st.dispatch(start(DragStart::Element(0), 500.0, 50_000.0));
+    for millis in [61_000.0, 62_000.0, 63_000.0] {
+        st.dispatch(to(600.0, millis));
+    }
+    assert!(Rc::ptr_eq(&st.doc.run, &shown), "the reducer ran nothing");
+    let answers = later.take();
+    assert_eq!(answers.len(), 3, "one request per move");
+    let (state, newest) = st.run_status();
+    assert_eq!((state, newest), ("running", answers[2].revision));
+    // The older answers come back last: dropped.
+    let mut answers = answers.into_iter();
+    let (first, second, third) = (answers.next(), answers.next(), answers.next());
+    st.dispatch(Action::RunFinished(third.unwrap_or_else(|| panic!("three answers"))));
+    assert_eq!(st.run_status().0, "done");
+    let installed = st.doc.run.clone();
+    assert_eq!(installed.elements[0].ts, 63_000);
+    for old in [first, second].into_iter().flatten() {
+        st.dispatch(Action::RunFinished(old));
+    }
+    assert!(Rc::ptr_eq(&st.doc.run, &installed), "stale answers are dropped");
+    assert_eq!(st.doc.shown, newest);
+}
+
+/// A configuration candidate waits for its run: accepted then (one undo step), or refused
+/// when its job newly fails, the scenario untouched.
+#[test]
+fn configuration_candidates_wait_for_their_run() {
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    answer_all(&mut st, &later);
+    st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
+    answer_all(&mut st, &later);
+    let before = st.doc.scenario.clone();
+    let undo = st.edits.history.undo_len();
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::Lateness, "20s".into())));
+    assert_eq!(*st.doc.scenario, *before, "not on show before its run");
+    assert_eq!(st.run_status().0, "running");
+    answer_all(&mut st, &later);
+    assert_eq!(st.doc.scenario.allowed_lateness, Some(20_000));
+    assert_eq!(st.edits.history.undo_len(), undo + 1);
+    assert_eq!(st.edits.peek(true).as_deref(), Some("change the lateness"));
+    st.dispatch(Action::Undo);
+    answer_all(&mut st, &later);
+    assert_eq!(*st.doc.scenario, *before);
+}
+
+/// While a run is out the input on show and the run on show differ: the dragged marble follows
+/// the pointer at once, and what reads the run by index (the fold) reads it with the scenario it
+/// was made from — also when an element was deleted and the indices moved.
+#[test]
+fn the_run_on_show_is_read_with_its_own_scenario() {
+    use crate::ui::action::{EditAction, PlayAction};
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
+    answer_all(&mut st, &later);
+    st.dispatch(Action::Play(PlayAction::SetStep(3)));
+    st.dispatch(start(DragStart::Element(1), 500.0, 70_000.0));
+    st.dispatch(to(600.0, 65_000.0));
+    let marble = |st: &AppState, index: usize| {
+        st.scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == index).map(|m| m.ts)
+    };
+    assert_eq!(marble(&st, 1), Some(65_000), "the marble follows the pointer before its run is back");
+    assert_eq!(st.doc.run.elements[1].ts, 70_000, "the run on show is the old one");
+    st.dispatch(end());
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    assert_eq!(st.doc.scenario.input.len(), 2);
+    assert_eq!(st.doc.shown_scenario.input.len(), 3, "the run's scenario");
+    for step in 0..=3 {
+        st.dispatch(Action::Play(PlayAction::SetStep(step)));
+    }
+    answer_all(&mut st, &later);
+    assert!(Rc::ptr_eq(&st.doc.scenario, &st.doc.shown_scenario), "nothing out: one scenario");
+    assert_eq!((st.doc.run.elements.len(), marble(&st, 0)), (1, Some(65_000)));
+}

@@ -1,0 +1,70 @@
+//! The visible event-time range and the canvas's size: zoom, pan, fit, and the scale that lets
+//! marbles and labels grow on a projector instead of leaving it empty.
+
+use crate::engine::Millis;
+use crate::ui::action::ViewAction;
+use crate::ui::geometry::{Viewport, snap_unit_millis};
+use crate::ui::scene::layout::RunLayout;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViewState {
+    pub viewport: Viewport,
+    /// The canvas box in CSS px (width, height).
+    pub box_px: (f64, f64),
+    /// CSS px per canvas unit: above 1 when there is room (a projector), so marbles and labels
+    /// grow with the screen instead of leaving it empty.
+    pub scale: f64,
+}
+
+impl ViewState {
+    pub fn new(width_px: f64) -> ViewState {
+        ViewState { viewport: Viewport::fit(0, 60_000, width_px), box_px: (width_px, 0.0), scale: 1.0 }
+    }
+
+    pub fn reduce(&mut self, action: ViewAction, layout: &RunLayout) {
+        let vp = self.viewport;
+        self.viewport = match action {
+            ViewAction::ZoomAt { px, factor } => vp.zoom_at(px, factor),
+            ViewAction::PanBy { dx_px } => vp.pan_px(dx_px),
+            ViewAction::ZoomIn => vp.zoom_at(vp.width_px / 2.0, 1.5),
+            ViewAction::ZoomOut => vp.zoom_at(vp.width_px / 2.0, 1.0 / 1.5),
+            ViewAction::Fit => fit_viewport(layout, vp.width_px),
+        };
+    }
+
+    /// The canvas box changed size (CSS px).
+    pub fn resize(&mut self, width_px: f64, height_px: f64, layout: &RunLayout) {
+        if width_px.is_finite() && height_px.is_finite() && width_px >= 50.0 {
+            self.box_px = (width_px, height_px.max(0.0));
+            self.rescale(layout);
+        }
+    }
+
+    /// Shows the whole scenario.
+    pub fn fit(&mut self, layout: &RunLayout) {
+        self.viewport = fit_viewport(layout, self.viewport.width_px);
+    }
+
+    /// Fits the canvas scale to the box: up to 2× when the lanes leave room and the axis
+    /// keeps at least 800 units of width, down to 0.8× when they do not fit; the viewport keeps its time range.
+    pub fn rescale(&mut self, layout: &RunLayout) {
+        let (w, h) = self.box_px;
+        let by_height = if h > 0.0 { h / layout.height.max(1.0) } else { 1.0 };
+        // Shrink a little (to 0.8) when the lanes do not fit a small embed; grow when there is room.
+        let scale = if by_height < 1.0 { by_height.max(0.8) } else { by_height.min(w / 800.0).clamp(1.0, 2.0) };
+        self.scale = (scale * 20.0).floor() / 20.0;
+        self.viewport = self.viewport.with_width(w / self.scale);
+    }
+
+    /// The "whole unit" drops snap to and ←/→ move by, at this zoom.
+    pub fn snap_unit(&self) -> Millis {
+        snap_unit_millis(&self.viewport)
+    }
+}
+
+pub fn fit_viewport(layout: &RunLayout, width_px: f64) -> Viewport {
+    match layout.time_range {
+        Some((lo, hi)) => Viewport::fit(lo, hi, width_px),
+        None => Viewport::fit(0, 60_000, width_px),
+    }
+}
