@@ -22,21 +22,29 @@
 //! trace. [`run::run`] runs a whole [`scenario::Scenario`].
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod assigner;
+pub mod config;
+mod evictor;
+mod key_state;
+mod merging;
 pub mod operator;
 pub mod output;
 pub mod process_fn;
+pub mod recorder;
 pub mod run;
 pub mod scenario;
 pub mod source;
 pub mod time;
 pub mod timers;
 pub mod trace;
+pub mod trigger;
 pub mod tvf;
 pub mod view;
 
-pub use operator::{OperatorStats, TriggerResult, WindowOperator};
+pub use operator::{OperatorStats, WindowOperator};
 pub use output::{Firing, FlinkError, Output};
 pub use run::{ElementInfo, Run, RunOptions, run, run_with};
 pub use scenario::{InputItem, Scenario, ScenarioError};
 pub use time::{Millis, TimeWindow, Window};
 pub use trace::{FireCause, FiringKind, KeyId, TraceEvent, TraceKind};
+pub use trigger::TriggerResult;

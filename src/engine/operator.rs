@@ -1,20 +1,27 @@
-//! Flink's `WindowOperator` (and `EvictingWindowOperator`) for one parallel instance: keyed
-//! window state, the trigger, the evictor, the merging window set and the event-time timer
-//! service, with Flink's exact order of operations. Every method names the Flink method it
-//! mirrors; subtle rules carry a "why" comment with the behaviour they reproduce.
+//! Flink's `WindowOperator` (and `EvictingWindowOperator`) for one parallel instance: the
+//! operator loop over keyed window state, the trigger, the evictor, the merging window set and
+//! the event-time and processing-time timer services, with Flink's exact order of operations.
+//! Every method names the Flink method it mirrors; subtle rules carry a "why" comment with the
+//! behaviour they reproduce.
+//!
+//! The parts live beside it: `config.rs` (what Flink builds and checks before the job runs),
+//! `assigner.rs` (which windows), `trigger.rs` (the triggers and their context), `evictor.rs`,
+//! `key_state.rs` (per-key window state), `merging.rs` (the merging window set) and `timers.rs`
+//! (the timer queues). Here: the operator loop, `processElement`, `processWatermark`,
+//! `onEventTime` / `onProcessingTime`, `emitWindowContents` and `clearAllState`, and the
+//! trigger context over the operator's timers and state.
 
-use std::collections::BTreeMap;
-use std::collections::btree_map;
-use std::collections::hash_map::Entry;
-
-use rustc_hash::FxHashMap;
-
+use super::assigner::assign_windows;
+pub use super::config::{OperatorConfig, validate};
+use super::evictor::evict;
+use super::key_state::KeyState;
+use super::merging::{MergeScratch, WindowMeta};
 use super::output::{Firing, FlinkError, Output};
-use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
-use super::scenario::{AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, Scenario, WindowFunctionSpec};
-use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window, java_hash_set_order, window_start_with_offset};
+use super::recorder::Recorder;
+use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window};
 pub use super::timers::{TimerKey, TimerQueue};
-use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
+use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceKind};
+use super::trigger::{TriggerContext, TriggerState};
 
 /// Records a trace event only when the trace is on: a run without a trace (throughput benchmarks,
 /// batch checks) never builds the payloads, some of which allocate.
@@ -26,115 +33,6 @@ macro_rules! record {
     };
 }
 
-/// The trigger after resolving the assigner's default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TriggerKind {
-    /// `EventTimeTrigger`: timer at `max_timestamp`, FIRE when it fires; FIRE at once for an
-    /// element whose window's `max_timestamp <= watermark`.
-    EventTime,
-    /// `GlobalWindows.NeverTrigger`.
-    Never,
-    /// `GlobalWindows.EndOfStreamTrigger`: a timer at `Long.MAX_VALUE`.
-    EndOfStream,
-    /// `CountTrigger.of(n)`.
-    Count(i64),
-    /// `ContinuousEventTimeTrigger.of(interval)`.
-    ContinuousEventTime(Millis),
-    /// `ProcessingTimeTrigger`: the default of processing-time assigners.
-    ProcessingTime,
-}
-
-/// `TriggerResult`: CONTINUE, FIRE, PURGE or FIRE_AND_PURGE.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TriggerResult {
-    pub fire: bool,
-    pub purge: bool,
-}
-
-impl TriggerResult {
-    pub const CONTINUE: TriggerResult = TriggerResult { fire: false, purge: false };
-    pub const FIRE: TriggerResult = TriggerResult { fire: true, purge: false };
-}
-
-/// The operator's configuration after Flink's build-time checks.
-#[derive(Clone, Debug)]
-pub struct OperatorConfig {
-    pub assigner: AssignerSpec,
-    pub trigger: TriggerKind,
-    /// Wrapped in `PurgingTrigger`: every FIRE becomes FIRE_AND_PURGE.
-    pub purging: bool,
-    pub evictor: Option<EvictorSpec>,
-    pub allowed_lateness: Millis,
-    pub side_output: bool,
-    pub function: WindowFunctionSpec,
-}
-
-fn illegal_argument(message: &str) -> FlinkError {
-    FlinkError::build("java.lang.IllegalArgumentException", message)
-}
-
-/// Builds the operator configuration the way Flink builds the job, in the oracle's order
-/// (assigner, trigger, evictor, allowed lateness), failing with Flink's own exception.
-pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
-    match s.assigner {
-        // `TumblingEventTimeWindows` constructor.
-        AssignerSpec::Tumbling { size, offset } if offset.unsigned_abs() >= size.max(0) as u64 => {
-            return Err(illegal_argument("TumblingEventTimeWindows parameters must satisfy abs(offset) < size"));
-        }
-        // `SlidingEventTimeWindows` constructor.
-        AssignerSpec::Sliding { size, slide, offset } if offset.unsigned_abs() >= slide.max(0) as u64 || size <= 0 => {
-            return Err(illegal_argument(
-                "SlidingEventTimeWindows parameters must satisfy abs(offset) < slide and size > 0",
-            ));
-        }
-        AssignerSpec::Sliding { size, slide, .. } if size / slide > 10_000_000 => {
-            return Err(illegal_argument("SlidingEventTimeWindows parameters must satisfy size / slide <= 10000000"));
-        }
-        AssignerSpec::TumblingProcessing { size, offset } if offset.unsigned_abs() >= size.max(0) as u64 => {
-            return Err(illegal_argument("TumblingProcessingTimeWindows parameters must satisfy abs(offset) < size"));
-        }
-        AssignerSpec::SlidingProcessing { size, slide, offset }
-            if offset.unsigned_abs() >= slide.max(0) as u64 || size <= 0 =>
-        {
-            return Err(illegal_argument(
-                "SlidingProcessingTimeWindows parameters must satisfy abs(offset) < slide and size > 0",
-            ));
-        }
-        // `EventTimeSessionWindows` constructor.
-        AssignerSpec::Session { gap } if gap <= 0 => {
-            return Err(illegal_argument("EventTimeSessionWindows parameters must satisfy 0 < size"));
-        }
-        _ => {}
-    }
-    let trigger = match s.trigger.base {
-        BaseTrigger::Default => match s.assigner {
-            AssignerSpec::Global => TriggerKind::Never,
-            AssignerSpec::GlobalEos => TriggerKind::EndOfStream,
-            AssignerSpec::TumblingProcessing { .. } | AssignerSpec::SlidingProcessing { .. } => {
-                TriggerKind::ProcessingTime
-            }
-            _ => TriggerKind::EventTime,
-        },
-        BaseTrigger::EventTime => TriggerKind::EventTime,
-        BaseTrigger::Count { n } => TriggerKind::Count(n),
-        BaseTrigger::ContinuousEventTime { interval } => TriggerKind::ContinuousEventTime(interval),
-    };
-    // `WindowedStream.allowedLateness`: `checkArgument(millis >= 0, ...)`.
-    let allowed_lateness = s.lateness();
-    if allowed_lateness < 0 {
-        return Err(illegal_argument("The allowed lateness cannot be negative."));
-    }
-    Ok(OperatorConfig {
-        assigner: s.assigner.clone(),
-        trigger,
-        purging: s.trigger.purging,
-        evictor: s.evictor,
-        allowed_lateness,
-        side_output: s.side_output,
-        function: s.function,
-    })
-}
-
 /// An element as the operator stores it.
 #[derive(Clone, Copy, Debug)]
 pub struct ElementRec {
@@ -142,190 +40,6 @@ pub struct ElementRec {
     pub key: KeyId,
     pub ts: Millis,
     pub value: i64,
-}
-
-/// The trigger's partitioned state for one window (`ReducingState`s in Flink).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TriggerState {
-    /// `CountTrigger`'s "count".
-    count: Option<i64>,
-    /// `ContinuousEventTimeTrigger`'s "fire-time".
-    fire_time: Option<Millis>,
-}
-
-/// Tidemark's bookkeeping for a live window (not Flink state; drives the firing kind).
-#[derive(Clone, Copy, Debug, Default)]
-struct WindowMeta {
-    /// A firing happened at or after the watermark passed `max_timestamp`.
-    had_on_time_firing: bool,
-}
-
-/// Why hash maps (Fx, no random seed) except `mapping`: these are point lookups on every element,
-/// and nothing iterates them in an order that reaches the output (`live_windows` sorts); the
-/// merging window set needs range scans, so it stays ordered.
-#[derive(Clone, Debug, Default)]
-struct KeyState {
-    /// Window contents (list state) per state namespace, in arrival order.
-    contents: FxHashMap<Window, Vec<ElemIdx>>,
-    /// Trigger state per (actual) window.
-    trigger_state: FxHashMap<Window, TriggerState>,
-    /// The oracle's firing counter `n`: per window for non-merging assigners (cleared with the
-    /// window); for sessions a per-key map keyed by window, see [`WindowOperator::next_firing`].
-    firings: FxHashMap<Window, u64>,
-    /// `MergingWindowSet.mapping`: in-flight window -> state window (sessions only), with
-    /// Tidemark's bookkeeping for the window beside it.
-    mapping: BTreeMap<TimeWindow, InFlight>,
-    /// Live windows (created, not yet cleaned up) of non-merging assigners. For merging ones
-    /// the in-flight windows of `mapping` are the live windows: keeping a second map in step
-    /// with it cost four hash operations per session element.
-    live: FxHashMap<Window, WindowMeta>,
-}
-
-/// A `mapping` entry: the state window, and the in-flight window's [`WindowMeta`].
-#[derive(Clone, Copy, Debug)]
-struct InFlight {
-    state: TimeWindow,
-    meta: WindowMeta,
-}
-
-impl InFlight {
-    fn new(state: TimeWindow) -> Self {
-        InFlight { state, meta: WindowMeta::default() }
-    }
-}
-
-impl KeyState {
-    /// The live window's bookkeeping, if the window is live.
-    fn meta_mut(&mut self, merging: bool, window: Window) -> Option<&mut WindowMeta> {
-        match (merging, window) {
-            (true, Window::Time(tw)) => self.mapping.get_mut(&tw).map(|f| &mut f.meta),
-            (true, Window::Global) => None,
-            (false, _) => self.live.get_mut(&window),
-        }
-    }
-
-    fn is_live(&self, merging: bool, window: Window) -> bool {
-        match (merging, window) {
-            (true, Window::Time(tw)) => self.mapping.contains_key(&tw),
-            (true, Window::Global) => false,
-            (false, _) => self.live.contains_key(&window),
-        }
-    }
-}
-
-/// `mapping.put(window, window)`: the window is its own state window. True if it was not in
-/// flight before (an in-flight one keeps its bookkeeping).
-fn put_own_state_window(mapping: &mut BTreeMap<TimeWindow, InFlight>, window: TimeWindow) -> bool {
-    match mapping.entry(window) {
-        btree_map::Entry::Vacant(slot) => {
-            slot.insert(InFlight::new(window));
-            true
-        }
-        btree_map::Entry::Occupied(mut existing) => {
-            existing.get_mut().state = window;
-            false
-        }
-    }
-}
-
-/// `SlidingEventTimeWindows.assignWindows` (and the processing-time twin): from the last start
-/// at or before `ts` back while `start > ts - size`, in descending start order, with Java long
-/// arithmetic. The count guard only matters where Java would wrap around forever.
-fn sliding_windows(ts: Millis, size: Millis, slide: Millis, offset: Millis, windows: &mut Vec<Window>) {
-    let mut start = window_start_with_offset(ts, offset, slide);
-    while start > ts.wrapping_sub(size) && (windows.len() as i64) <= MAX_WINDOWS_PER_ELEMENT {
-        windows.push(Window::Time(TimeWindow::new(start, start.wrapping_add(size))));
-        let next = start.wrapping_sub(slide);
-        if next > start {
-            break;
-        }
-        start = next;
-    }
-}
-
-/// Merges: the cover of each run of intersecting windows and its members (in Java `HashSet` order).
-#[cfg(debug_assertions)]
-type Merges = Vec<(TimeWindow, Vec<TimeWindow>)>;
-
-/// `TimeWindow.mergeWindows` over the in-flight windows plus the new one, as Flink runs it:
-/// sort by start (stable), sweep, collect each run of intersecting windows; Flink keeps the
-/// members of a run in a `HashSet`, so they come back in Java's hash order. Only runs of more
-/// than one window are merges. O(windows of the key) per element: kept as the reference.
-#[cfg(debug_assertions)]
-fn merge_candidates_slow(mapping: &BTreeMap<TimeWindow, InFlight>, new_window: TimeWindow) -> Merges {
-    let mut windows: Vec<TimeWindow> = mapping.keys().copied().collect();
-    windows.push(new_window);
-    windows.sort_by_key(|w| w.start);
-    let mut runs: Vec<(TimeWindow, Vec<TimeWindow>)> = Vec::new();
-    for candidate in windows {
-        match runs.last_mut() {
-            Some((cover, members)) if cover.intersects(&candidate) => {
-                *cover = cover.cover(&candidate);
-                members.push(candidate);
-            }
-            _ => runs.push((candidate, vec![candidate])),
-        }
-    }
-    runs.into_iter()
-        .map(|(cover, mut members)| {
-            java_hash_set_order(&mut members);
-            (cover, members)
-        })
-        .filter(|(_, members)| members.len() > 1)
-        .collect()
-}
-
-/// The same result in O(log n + merged windows): the in-flight windows never intersect one
-/// another (every earlier addition merged them), so the only run with more than one member is
-/// the new window plus the in-flight windows that intersect it. Debug builds check every call
-/// against [`merge_candidates_slow`].
-fn merge_candidates(
-    mapping: &BTreeMap<TimeWindow, InFlight>,
-    new_window: TimeWindow,
-    members: &mut Vec<TimeWindow>,
-) -> Option<TimeWindow> {
-    // The result goes into the caller's buffer (one per operator): this runs for every element
-    // of a session window, and an allocation per call was a tenth of the time.
-    members.clear();
-    // In-flight windows with `start <= new.end`, from the right, while `end >= new.start`
-    // (disjoint windows sorted by start have sorted ends too).
-    members.extend(
-        mapping
-            .range(..=TimeWindow::new(new_window.end, i64::MAX))
-            .rev()
-            .map(|(w, _)| *w)
-            .take_while(|w| w.end >= new_window.start)
-            .filter(|w| w.intersects(&new_window)),
-    );
-    if members.is_empty() {
-        return None;
-    }
-    members.reverse();
-    // The sweep's order: by start, the new window after in-flight windows with the same start.
-    let at = members.partition_point(|w| w.start <= new_window.start);
-    members.insert(at, new_window);
-    let cover = members.iter().fold(new_window, |c, w| c.cover(w));
-    java_hash_set_order(members);
-    (members.len() > 1).then_some(cover)
-}
-
-/// Receives the trace; `enabled = false` (benchmarks) keeps only outputs.
-#[derive(Debug, Default)]
-pub struct Recorder {
-    pub enabled: bool,
-    pub step: usize,
-    pub seq: u64,
-    pub events: Vec<TraceEvent>,
-    pub outputs: Vec<Output>,
-}
-
-impl Recorder {
-    pub fn push(&mut self, kind: TraceKind) {
-        if self.enabled {
-            self.events.push(TraceEvent { seq: self.seq, step: self.step, kind });
-            self.seq += 1;
-        }
-    }
 }
 
 /// Counters a run reports.
@@ -352,8 +66,9 @@ pub struct WindowOperator {
     elements: Vec<ElementRec>,
     /// Scratch buffer for the assigner's windows of the current element.
     assigned: Vec<Window>,
-    /// Scratch buffers of `add_window`: the merged windows and their state windows.
-    merge_scratch: (Vec<TimeWindow>, Vec<TimeWindow>),
+    /// Scratch buffers of `MergingWindowSet::add_window`: the merged windows and their state
+    /// windows.
+    merge_scratch: MergeScratch,
     /// Whether an element was ever handed to the window function.
     emitted: Vec<bool>,
     /// Emptied window-content vectors, reused for new windows: a session run creates and drops
@@ -379,7 +94,7 @@ impl WindowOperator {
             processing_time: 0,
             elements: Vec::new(),
             assigned: Vec::new(),
-            merge_scratch: (Vec::new(), Vec::new()),
+            merge_scratch: MergeScratch::default(),
             emitted: Vec::new(),
             spare_contents: Vec::new(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
@@ -456,67 +171,7 @@ impl WindowOperator {
         &mut self.keys[idx]
     }
 
-    // ------------------------------------------------------------------ assigner
-
-    /// `WindowAssigner.assignWindows`, in the assigner's order.
-    /// Writes into `out` (cleared first): the caller reuses one buffer for every element.
-    fn assign_windows(&self, key_name: &str, ts: Millis, out: &mut Vec<Window>) -> Flink<()> {
-        out.clear();
-        let no_timestamp = || {
-            FlinkError::run(
-                "java.lang.RuntimeException",
-                "Record has Long.MIN_VALUE timestamp (= no timestamp marker). Did you forget to call 'DataStream.assignTimestampsAndWatermarks(...)'?",
-            )
-        };
-        match &self.cfg.assigner {
-            AssignerSpec::Tumbling { size, offset } => {
-                if ts == LONG_MIN {
-                    return Err(no_timestamp());
-                }
-                // `(globalOffset + staggerOffset) % size` with the ALIGNED stagger (0).
-                let start = window_start_with_offset(ts, offset % size, *size);
-                out.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))))
-            }
-            AssignerSpec::Sliding { size, slide, offset } => {
-                if ts == LONG_MIN {
-                    return Err(no_timestamp());
-                }
-                sliding_windows(ts, *size, *slide, *offset, out)
-            }
-            AssignerSpec::Session { gap } => out.push(Window::Time(TimeWindow::new(ts, ts.wrapping_add(*gap)))),
-            AssignerSpec::DynamicSession { default_gap, gaps } => {
-                let gap = gaps.get(key_name).copied().unwrap_or(*default_gap);
-                // `DynamicEventTimeSessionWindows.assignWindows`.
-                if gap <= 0 {
-                    return Err(FlinkError::run(
-                        "java.lang.IllegalArgumentException",
-                        "Dynamic session time gap must satisfy 0 < gap",
-                    ));
-                }
-                out.push(Window::Time(TimeWindow::new(ts, ts.wrapping_add(gap))))
-            }
-            AssignerSpec::Global | AssignerSpec::GlobalEos => out.push(Window::Global),
-            // Processing-time assigners use `context.getCurrentProcessingTime()`, not the
-            // element's timestamp.
-            AssignerSpec::TumblingProcessing { size, offset } => {
-                let now = self.processing_time;
-                let start = window_start_with_offset(now, offset % size, *size);
-                out.push(Window::Time(TimeWindow::new(start, start.wrapping_add(*size))))
-            }
-            AssignerSpec::SlidingProcessing { size, slide, offset } => {
-                sliding_windows(self.processing_time, *size, *slide, *offset, out)
-            }
-        }
-        Ok(())
-    }
-
     // ------------------------------------------------------------------ timers
-
-    /// `TimerService.registerEventTimeTimer`: at most one timer per (key, window, timestamp).
-    fn register_timer(&mut self, key: KeyId, window: Window, time: Millis, purpose: TimerPurpose) {
-        self.register_timer_in(TimeDomain::EventTime, key, window, time, purpose);
-    }
-
     fn timers_of(&mut self, domain: TimeDomain) -> &mut TimerQueue {
         match domain {
             TimeDomain::EventTime => &mut self.timers,
@@ -537,12 +192,6 @@ impl WindowOperator {
             record!(self.rec, TraceKind::TimerRegistered { key, window, time, purpose, domain });
         }
     }
-
-    /// `TimerService.deleteEventTimeTimer`: needs the exact timestamp; no timer, no effect.
-    fn delete_timer(&mut self, key: KeyId, window: Window, time: Millis) {
-        self.delete_timer_in(TimeDomain::EventTime, key, window, time);
-    }
-
     fn delete_timer_in(&mut self, domain: TimeDomain, key: KeyId, window: Window, time: Millis) {
         if let Some(purpose) = self.timers_of(domain).delete(&TimerKey { time, key, window }) {
             record!(self.rec, TraceKind::TimerDeleted { key, window, time, purpose, domain });
@@ -566,273 +215,9 @@ impl WindowOperator {
 
     // ------------------------------------------------------------------ trigger
 
-    fn trigger_state(&mut self, key: KeyId, window: Window) -> &mut TriggerState {
-        self.key_state(key).trigger_state.entry(window).or_default()
-    }
-
-    fn purging(&self, r: TriggerResult) -> TriggerResult {
-        // `PurgingTrigger`: `r.isFire() ? FIRE_AND_PURGE : r`.
-        if self.cfg.purging && r.fire { TriggerResult { fire: true, purge: true } } else { r }
-    }
-
-    /// `ContinuousEventTimeTrigger.registerNextFireTimestamp`: capped at `max_timestamp`.
-    fn register_next_fire_timestamp(&mut self, key: KeyId, window: Window, time: Millis, interval: Millis) {
-        let next = time.wrapping_add(interval).min(window.max_timestamp());
-        let st = self.trigger_state(key, window);
-        st.fire_time = Some(st.fire_time.map_or(next, |t| t.min(next)));
-        self.register_timer(key, window, next, TimerPurpose::TRIGGER);
-    }
-
-    /// `Trigger.onElement`.
-    fn trigger_on_element(&mut self, key: KeyId, window: Window, ts: Millis) -> Flink<TriggerResult> {
-        // `EventTimeTrigger` and `ProcessingTimeTrigger` are `Trigger<Object, TimeWindow>`: on a
-        // `GlobalWindow` the JVM's cast fails at the first element
-        // (`global_event_time_trigger_class_cast`, recorded with real Flink).
-        if window == Window::Global && matches!(self.cfg.trigger, TriggerKind::EventTime | TriggerKind::ProcessingTime)
-        {
-            return Err(FlinkError::run(
-                "java.lang.ClassCastException",
-                "class org.apache.flink.streaming.api.windowing.windows.GlobalWindow cannot be cast to class org.apache.flink.streaming.api.windowing.windows.TimeWindow (org.apache.flink.streaming.api.windowing.windows.GlobalWindow and org.apache.flink.streaming.api.windowing.windows.TimeWindow are in unnamed module of loader 'app')",
-            ));
-        }
-        let r = match self.cfg.trigger {
-            TriggerKind::EventTime => {
-                if window.max_timestamp() <= self.watermark {
-                    // Late but not too late: fire at once (a late firing).
-                    TriggerResult::FIRE
-                } else {
-                    self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
-                    TriggerResult::CONTINUE
-                }
-            }
-            TriggerKind::Never => TriggerResult::CONTINUE,
-            TriggerKind::EndOfStream => {
-                self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
-                TriggerResult::CONTINUE
-            }
-            TriggerKind::Count(n) => {
-                let st = self.trigger_state(key, window);
-                let count = st.count.unwrap_or(0).wrapping_add(1);
-                if count >= n {
-                    st.count = None;
-                    TriggerResult::FIRE
-                } else {
-                    st.count = Some(count);
-                    TriggerResult::CONTINUE
-                }
-            }
-            TriggerKind::ContinuousEventTime(interval) => {
-                if window.max_timestamp() <= self.watermark {
-                    // "if the watermark is already past the window fire immediately"
-                    return Ok(self.purging(TriggerResult::FIRE));
-                }
-                self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
-                if self.trigger_state(key, window).fire_time.is_none() {
-                    if interval == 0 {
-                        return Err(FlinkError::run("java.lang.ArithmeticException", "/ by zero"));
-                    }
-                    // Epoch-aligned, not window-aligned: `timestamp - (timestamp % interval)`.
-                    let start = ts.wrapping_sub(ts.wrapping_rem(interval));
-                    self.register_next_fire_timestamp(key, window, start, interval);
-                }
-                TriggerResult::CONTINUE
-            }
-            TriggerKind::ProcessingTime => {
-                self.register_timer_in(
-                    TimeDomain::ProcessingTime,
-                    key,
-                    window,
-                    window.max_timestamp(),
-                    TimerPurpose::TRIGGER,
-                );
-                TriggerResult::CONTINUE
-            }
-        };
-        Ok(self.purging(r))
-    }
-
-    /// `Trigger.onEventTime`.
-    fn trigger_on_event_time(&mut self, key: KeyId, window: Window, time: Millis) -> TriggerResult {
-        let r = match self.cfg.trigger {
-            TriggerKind::EventTime | TriggerKind::EndOfStream => {
-                if time == window.max_timestamp() {
-                    TriggerResult::FIRE
-                } else {
-                    TriggerResult::CONTINUE
-                }
-            }
-            TriggerKind::Never | TriggerKind::Count(_) | TriggerKind::ProcessingTime => TriggerResult::CONTINUE,
-            TriggerKind::ContinuousEventTime(interval) => {
-                if time == window.max_timestamp() {
-                    TriggerResult::FIRE
-                } else if self.trigger_state(key, window).fire_time == Some(time) {
-                    self.trigger_state(key, window).fire_time = None;
-                    self.register_next_fire_timestamp(key, window, time, interval);
-                    TriggerResult::FIRE
-                } else {
-                    TriggerResult::CONTINUE
-                }
-            }
-        };
-        self.purging(r)
-    }
-
-    /// `Trigger.onProcessingTime`.
-    fn trigger_on_processing_time(&mut self, _key: KeyId, _window: Window) -> TriggerResult {
-        let r = match self.cfg.trigger {
-            TriggerKind::ProcessingTime => TriggerResult::FIRE,
-            _ => TriggerResult::CONTINUE,
-        };
-        self.purging(r)
-    }
-
-    /// `Trigger.onMerge`: merge the trigger state of `merged` into `window`, re-register timers.
-    fn trigger_on_merge(&mut self, key: KeyId, window: Window, merged: &[TimeWindow]) {
-        match self.cfg.trigger {
-            TriggerKind::EventTime => {
-                // Why only when ahead of the watermark: a merged window whose end has already
-                // passed would fire from this timer at the next watermark anyway; Flink's
-                // EventTimeTrigger registers the timer only if `max_timestamp > watermark`.
-                if window.max_timestamp() > self.watermark {
-                    self.register_timer(key, window, window.max_timestamp(), TimerPurpose::TRIGGER);
-                }
-            }
-            TriggerKind::ProcessingTime => {
-                if window.max_timestamp() > self.processing_time {
-                    self.register_timer_in(
-                        TimeDomain::ProcessingTime,
-                        key,
-                        window,
-                        window.max_timestamp(),
-                        TimerPurpose::TRIGGER,
-                    );
-                }
-            }
-            TriggerKind::Never | TriggerKind::EndOfStream => {}
-            TriggerKind::Count(_) | TriggerKind::ContinuousEventTime(_) => {
-                // `mergePartitionedState`: a ReducingState merge (sum of counts, min of fire times)
-                // that moves the merged windows' state into the result window.
-                let ks = self.key_state(key);
-                let mut acc = ks.trigger_state.remove(&window).unwrap_or_default();
-                for m in merged {
-                    if let Some(st) = ks.trigger_state.remove(&Window::Time(*m)) {
-                        acc.count = match (acc.count, st.count) {
-                            (Some(a), Some(b)) => Some(a.wrapping_add(b)),
-                            (a, b) => a.or(b),
-                        };
-                        acc.fire_time = match (acc.fire_time, st.fire_time) {
-                            (Some(a), Some(b)) => Some(a.min(b)),
-                            (a, b) => a.or(b),
-                        };
-                    }
-                }
-                let fire_time = acc.fire_time;
-                if acc != TriggerState::default() {
-                    ks.trigger_state.insert(window, acc);
-                }
-                if let (TriggerKind::ContinuousEventTime(_), Some(t)) = (self.cfg.trigger, fire_time) {
-                    self.register_timer(key, window, t, TimerPurpose::TRIGGER);
-                }
-            }
-        }
-    }
-
-    /// `Trigger.clear`.
-    fn trigger_clear(&mut self, key: KeyId, window: Window) {
-        match self.cfg.trigger {
-            TriggerKind::EventTime | TriggerKind::EndOfStream => {
-                self.delete_timer(key, window, window.max_timestamp());
-            }
-            TriggerKind::ProcessingTime => {
-                self.delete_timer_in(TimeDomain::ProcessingTime, key, window, window.max_timestamp());
-            }
-            TriggerKind::Never => {}
-            TriggerKind::Count(_) => {
-                self.key_state(key).trigger_state.remove(&window);
-            }
-            TriggerKind::ContinuousEventTime(_) => {
-                // Deletes only the pending interval timer, not the `max_timestamp` one it
-                // registered in onElement (Flink's code does the same).
-                if let Some(st) = self.key_state(key).trigger_state.remove(&window)
-                    && let Some(t) = st.fire_time
-                {
-                    self.delete_timer(key, window, t);
-                }
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ window function
-
-    /// The oracle's firing counter (its `RecordingPWF`): per-window `ValueState` for
-    /// non-merging windows; for sessions (where Flink forbids per-window state) a per-key map
-    /// keyed by window, and a window inherits the largest counter of the windows it contains.
-    fn next_firing(&mut self, key: KeyId, window: Window) -> u64 {
-        let merging = self.is_merging();
-        let ks = self.key_state(key);
-        if !merging {
-            let n = ks.firings.entry(window).or_insert(0);
-            let previous = *n;
-            *n += 1;
-            return previous;
-        }
-        let Window::Time(w) = window else { return 0 };
-        // The counters of every window this one contains (itself included) fold into it.
-        let mut n = 0;
-        ks.firings.retain(|k, count| {
-            let absorbed = k.time_window().is_some_and(|kw| w.contains_window(&kw));
-            if absorbed {
-                n = n.max(*count);
-            }
-            !absorbed
-        });
-        ks.firings.insert(window, n + 1);
-        n
-    }
-
-    /// `ProcessWindowFunction.clear` of the oracle's function.
-    fn clear_firings(&mut self, key: KeyId, window: Window) {
-        let merging = self.is_merging();
-        let ks = self.key_state(key);
-        match (merging, window) {
-            (true, Window::Time(w)) => {
-                ks.firings.retain(|k, _| !k.time_window().is_some_and(|kw| w.contains_window(&kw)))
-            }
-            _ => {
-                ks.firings.remove(&window);
-            }
-        }
-    }
-
-    /// `Evictor.evictBefore` / `evictAfter` on the contents, in arrival order.
-    fn evict(&self, contents: &mut Vec<ElemIdx>, after_function: bool) -> Vec<ElemIdx> {
-        let Some(ev) = self.cfg.evictor else { return Vec::new() };
-        if ev.do_evict_after != after_function {
-            return Vec::new();
-        }
-        let size = contents.len() as i64;
-        match ev.kind {
-            EvictorKind::Count { n } => {
-                // `CountEvictor.evict`: drops the first `size - maxCount` in arrival order.
-                if size <= n {
-                    return Vec::new();
-                }
-                let drop = size.saturating_sub(n).min(size) as usize;
-                contents.drain(..drop).collect()
-            }
-            EvictorKind::Time { size: window_size } => {
-                // `TimeEvictor.evict`: cutoff = max timestamp in the contents - size; removes
-                // every element with `ts <= cutoff`.
-                let Some(max_ts) = contents.iter().map(|&e| self.elements[e as usize].ts).max() else {
-                    return Vec::new();
-                };
-                let cutoff = max_ts.wrapping_sub(window_size);
-                let (gone, kept): (Vec<ElemIdx>, Vec<ElemIdx>) =
-                    contents.iter().partition(|&&e| self.elements[e as usize].ts <= cutoff);
-                *contents = kept;
-                gone
-            }
-        }
+    /// The trigger's context for one window of one key (`WindowOperator.Context`).
+    fn ctx(&mut self, key: KeyId, window: Window) -> WindowContext<'_> {
+        WindowContext { op: self, key, window }
     }
 
     /// `emitWindowContents` (with `EvictingWindowOperator`'s eviction around the function).
@@ -848,7 +233,7 @@ impl WindowOperator {
             return;
         };
         let mut contents = stored.clone();
-        let evicted_before = self.evict(&mut contents, false);
+        let evicted_before = evict(self.cfg.evictor, &mut contents, |e| self.elements[e as usize].ts, false);
         if !evicted_before.is_empty() {
             record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_before, after_function: false });
         }
@@ -861,7 +246,8 @@ impl WindowOperator {
             self.emitted[e as usize] = true;
         }
         ids.sort_unstable();
-        let n = self.next_firing(key, window);
+        let merging = self.is_merging();
+        let n = self.key_state(key).next_firing(merging, window);
         let watermark = self.watermark;
         // Early: before the window's end in its time domain. A timer firing counts at its own
         // time, so the interval timers of a continuous trigger that a watermark jump fires
@@ -873,7 +259,6 @@ impl WindowOperator {
         let kind = if at < window.max_timestamp() {
             FiringKind::Early
         } else {
-            let merging = self.is_merging();
             let ks = self.key_state(key);
             // A window fires only while it is live (in-flight, for sessions); the entry is
             // made here for a non-merging window that somehow is not, as before.
@@ -911,7 +296,7 @@ impl WindowOperator {
             TraceKind::Fired { key, window, output, elems: traced_elems, sum, count, n, kind, watermark, cause, purge }
         );
         if self.cfg.evictor.is_some() {
-            let evicted_after = self.evict(&mut contents, true);
+            let evicted_after = evict(self.cfg.evictor, &mut contents, |e| self.elements[e as usize].ts, true);
             if !evicted_after.is_empty() {
                 record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_after, after_function: true });
             }
@@ -952,10 +337,11 @@ impl WindowOperator {
     /// sessions) the window's place in the merging window set.
     fn clear_all_state(&mut self, key: KeyId, window: Window, state_window: Window, time: Millis) {
         let elems = self.key_state(key).contents.remove(&state_window).unwrap_or_default();
-        self.trigger_clear(key, window);
-        self.clear_firings(key, window);
+        let (trigger, merging) = (self.cfg.trigger, self.is_merging());
+        trigger.clear(window, &mut self.ctx(key, window));
+        self.key_state(key).clear_firings(merging, window);
         let was_live = match window {
-            Window::Time(tw) if self.is_merging() => self.key_state(key).mapping.remove(&tw).is_some(),
+            Window::Time(tw) if merging => self.key_state(key).windows.retire_window(&tw).is_some(),
             _ => self.key_state(key).live.remove(&window).is_some(),
         };
         if was_live && self.rec.enabled {
@@ -980,13 +366,7 @@ impl WindowOperator {
         self.key_state(key); // makes sure the key's state exists
         // Borrowed field by field: the key's state and the spare vectors at once.
         let (ks, spare) = (&mut self.keys[key as usize], &mut self.spare_contents);
-        let created = created.unwrap_or_else(|| match ks.live.entry(window) {
-            Entry::Occupied(_) => false,
-            Entry::Vacant(slot) => {
-                slot.insert(WindowMeta::default());
-                true
-            }
-        });
+        let created = created.unwrap_or_else(|| ks.make_live(window));
         ks.contents.entry(state_window).or_insert_with(|| spare.pop().unwrap_or_default()).push(elem);
         if created {
             record!(self.rec, TraceKind::WindowCreated { key, window });
@@ -997,82 +377,26 @@ impl WindowOperator {
     // ------------------------------------------------------------------ merging
 
     /// `MergingWindowSet.addWindow` with the operator's `MergeFunction`. Returns the window the
-    /// element now belongs to (the merge result, or the new window itself), its state window
-    /// (`getStateWindow`, answered here because `addWindow` has just looked it up), and whether
-    /// that window is newly in flight.
+    /// element now belongs to (the merge result, or the new window itself), its state window,
+    /// and whether that window is newly in flight.
     fn add_window(&mut self, key: KeyId, new_window: TimeWindow) -> Flink<(TimeWindow, TimeWindow, bool)> {
         // Scratch buffers taken for this call and put back at the end (an error ends the run).
-        let mut merged_windows = std::mem::take(&mut self.merge_scratch.0);
-        let mut merged_state_windows = std::mem::take(&mut self.merge_scratch.1);
-        let merge = merge_candidates(&self.key_state(key).mapping, new_window, &mut merged_windows);
-        #[cfg(debug_assertions)]
+        let mut scratch = std::mem::take(&mut self.merge_scratch);
+        let added = self.key_state(key).windows.add_window(new_window, &mut scratch)?;
+        if let Some(merge) = added.merge
+            && merge.callback
         {
-            let slow = merge_candidates_slow(&self.key_state(key).mapping, new_window);
-            debug_assert_eq!(
-                merge.map(|cover| (cover, merged_windows.clone())).into_iter().collect::<Merges>(),
-                slow,
-                "the range-scan merge must equal TimeWindow.mergeWindows"
-            );
-        }
-
-        // At most one merge: the in-flight windows never intersect each other.
-        let Some(merge_result) = merge else {
-            // `mapping.put(newWindow, newWindow)`; a window equal to an in-flight one (which
-            // has never merged, being one gap long) stays the same live window.
-            let created = put_own_state_window(&mut self.key_state(key).mapping, new_window);
-            self.merge_scratch = (merged_windows, merged_state_windows);
-            return Ok((new_window, new_window, created));
-        };
-        let mut result_window = new_window;
-        let mut merged_new_window = false;
-        if let Some(pos) = merged_windows.iter().position(|w| *w == new_window) {
-            merged_windows.remove(pos);
-            merged_new_window = true;
-            result_window = merge_result;
-        }
-        let ks = self.key_state(key);
-        // Every merged window other than the new one is in flight, so each removal finds its
-        // state window, in the HashSet's iteration order. The merged windows live on as the
-        // merge result (Tidemark's lifecycle: their bookkeeping folds into it).
-        merged_state_windows.clear();
-        let mut meta = WindowMeta::default();
-        for w in merged_windows.iter() {
-            if let Some(f) = ks.mapping.remove(w) {
-                merged_state_windows.push(f.state);
-                meta.had_on_time_firing |= f.meta.had_on_time_firing;
-            }
-        }
-        // "pick any of the merged windows and choose that window's state window": the first
-        // in the HashSet's iteration order.
-        let Some(merged_state_window) = merged_state_windows.first().copied() else {
-            return Err(FlinkError::run(
-                "java.lang.IllegalStateException",
-                "a merge without an in-flight window (Tidemark bug: please report the scenario)",
-            ));
-        };
-        ks.mapping.insert(merge_result, InFlight { state: merged_state_window, meta });
-        merged_state_windows.remove(0);
-        // No merge callback when the new window only fell inside one existing window.
-        if !(merged_windows.contains(&merge_result) && merged_windows.len() == 1) {
             self.merge_function(
                 key,
                 new_window,
-                merge_result,
-                &merged_windows,
-                merged_state_window,
-                &merged_state_windows,
+                merge.into,
+                &scratch.merged,
+                merge.state_window,
+                &scratch.merged_state,
             )?;
         }
-        let (state_window, created) = if result_window == new_window && !merged_new_window {
-            // A merge of in-flight windows that left the new window out (it cannot happen with
-            // session windows, which always touch what they merge with, but addWindow allows it).
-            let created = put_own_state_window(&mut self.key_state(key).mapping, new_window);
-            (new_window, created)
-        } else {
-            (merged_state_window, false)
-        };
-        self.merge_scratch = (merged_windows, merged_state_windows);
-        Ok((result_window, state_window, created))
+        self.merge_scratch = scratch;
+        Ok((added.window, added.state_window, added.created))
     }
 
     /// The `MergeFunction` in `WindowOperator.processElement`.
@@ -1107,11 +431,13 @@ impl WindowOperator {
                 state_window: state_window_result,
             }
         );
+        let trigger = self.cfg.trigger;
         let result = Window::Time(merge_result);
-        self.trigger_on_merge(key, result, merged_windows);
+        trigger.on_merge(result, merged_windows, &mut self.ctx(key, result));
         for m in merged_windows {
-            self.trigger_clear(key, Window::Time(*m));
-            self.delete_cleanup_timer(key, Window::Time(*m));
+            let merged = Window::Time(*m);
+            trigger.clear(merged, &mut self.ctx(key, merged));
+            self.delete_cleanup_timer(key, merged);
         }
         // `windowMergingState.mergeNamespaces(target, sources)`: the target's list first, then
         // each source's list appended in order.
@@ -1149,7 +475,7 @@ impl WindowOperator {
         // One buffer for every element's windows (taken here, put back at the end; an error
         // ends the run, so losing it there costs nothing).
         let mut element_windows = std::mem::take(&mut self.assigned);
-        self.assign_windows(key_name, e.ts, &mut element_windows)?;
+        assign_windows(&self.cfg.assigner, key_name, e.ts, self.processing_time, &mut element_windows)?;
         self.stats.assignments += element_windows.len() as u64;
         record!(self.rec, TraceKind::WindowsAssigned { elem, key, windows: element_windows.clone() });
         // "if element is handled by none of assigned elementWindows"
@@ -1160,7 +486,7 @@ impl WindowOperator {
                 let (actual, state, created) = self.add_window(key, tw)?;
                 let actual_window = Window::Time(actual);
                 if self.is_window_late(&actual_window) {
-                    self.key_state(key).mapping.remove(&actual);
+                    self.key_state(key).windows.retire_window(&actual);
                     self.push_window_late(elem, key, actual_window);
                     continue;
                 }
@@ -1174,7 +500,8 @@ impl WindowOperator {
             };
             is_skipped_element = false;
             self.add_to_window(elem, key, actual, state_window, created);
-            let r = self.trigger_on_element(key, actual, e.ts)?;
+            let trigger = self.cfg.trigger;
+            let r = trigger.on_element(e.ts, actual, &mut self.ctx(key, actual))?;
             if r.fire {
                 if !self.has_contents(key, state_window) {
                     // Flink `continue`s here, skipping the cleanup timer registration.
@@ -1274,7 +601,7 @@ impl WindowOperator {
         let TimerKey { time, key, window } = timer;
         let state_window = if self.is_merging() {
             let Window::Time(tw) = window else { return };
-            match self.key_state(key).mapping.get(&tw) {
+            match self.key_state(key).windows.get(&tw) {
                 Some(f) => Window::Time(f.state),
                 None => {
                     // "Timer firing for non-existent window, this can only happen if a trigger
@@ -1291,11 +618,12 @@ impl WindowOperator {
             let stale = !self.key_state(key).is_live(merging, window);
             self.rec.push(TraceKind::TimerFired { key, window, time, purpose, stale, domain });
         }
+        let trigger = self.cfg.trigger;
         let (r, cause) = match domain {
-            TimeDomain::EventTime => (self.trigger_on_event_time(key, window, time), FireCause::Timer { time }),
-            TimeDomain::ProcessingTime => {
-                (self.trigger_on_processing_time(key, window), FireCause::ProcessingTimer { time })
+            TimeDomain::EventTime => {
+                (trigger.on_event_time(time, window, &mut self.ctx(key, window)), FireCause::Timer { time })
             }
+            TimeDomain::ProcessingTime => (trigger.on_processing_time(), FireCause::ProcessingTimer { time }),
         };
         if r.fire && self.has_contents(key, state_window) {
             self.emit_window_contents(key, window, state_window, cause, r.purge);
@@ -1317,14 +645,73 @@ impl WindowOperator {
             .iter()
             .enumerate()
             .flat_map(move |(k, ks)| {
-                let stored = |state: &Window| ks.contents.get(state).map_or(0, Vec::len);
-                let in_flight =
-                    ks.mapping.iter().map(move |(w, f)| (k as KeyId, Window::Time(*w), stored(&Window::Time(f.state))));
-                let live = ks.live.keys().map(move |w| (k as KeyId, *w, stored(w)));
+                let in_flight = ks
+                    .windows
+                    .iter()
+                    .map(move |(w, f)| (k as KeyId, Window::Time(*w), ks.stored(&Window::Time(f.state))));
+                let live = ks.live.keys().map(move |w| (k as KeyId, *w, ks.stored(w)));
                 in_flight.chain(live)
             })
             .collect();
         live.sort_unstable_by_key(|&(k, w, _)| (k, w));
         live
+    }
+}
+
+/// `WindowOperator.Context`: what a trigger reaches through [`TriggerContext`] for one window of
+/// one key. Its timers are recorded as trigger timers in the trace.
+struct WindowContext<'a> {
+    op: &'a mut WindowOperator,
+    key: KeyId,
+    window: Window,
+}
+
+impl TriggerContext for WindowContext<'_> {
+    fn current_watermark(&self) -> Millis {
+        self.op.watermark
+    }
+
+    fn current_processing_time(&self) -> Millis {
+        self.op.processing_time
+    }
+
+    fn register_event_time_timer(&mut self, time: Millis) {
+        self.op.register_timer_in(TimeDomain::EventTime, self.key, self.window, time, TimerPurpose::TRIGGER);
+    }
+
+    fn delete_event_time_timer(&mut self, time: Millis) {
+        self.op.delete_timer_in(TimeDomain::EventTime, self.key, self.window, time);
+    }
+
+    fn register_processing_time_timer(&mut self, time: Millis) {
+        self.op.register_timer_in(TimeDomain::ProcessingTime, self.key, self.window, time, TimerPurpose::TRIGGER);
+    }
+
+    fn delete_processing_time_timer(&mut self, time: Millis) {
+        self.op.delete_timer_in(TimeDomain::ProcessingTime, self.key, self.window, time);
+    }
+
+    fn state(&mut self) -> &mut TriggerState {
+        self.op.key_state(self.key).trigger_state.entry(self.window).or_default()
+    }
+
+    fn clear_state(&mut self) -> Option<TriggerState> {
+        self.op.key_state(self.key).trigger_state.remove(&self.window)
+    }
+
+    fn merge_partitioned_state(&mut self, merged: &[TimeWindow]) -> TriggerState {
+        // A ReducingState merge (sum of counts, min of fire times) that moves the merged
+        // windows' state into this window.
+        let ks = self.op.key_state(self.key);
+        let mut acc = ks.trigger_state.remove(&self.window).unwrap_or_default();
+        for m in merged {
+            if let Some(st) = ks.trigger_state.remove(&Window::Time(*m)) {
+                acc = acc.merge(st);
+            }
+        }
+        if acc != TriggerState::default() {
+            ks.trigger_state.insert(self.window, acc);
+        }
+        acc
     }
 }

@@ -4,9 +4,10 @@
 
 use rustc_hash::FxHashMap;
 
-use super::operator::{ElementRec, OperatorStats, Recorder, WindowOperator, validate};
+use super::operator::{ElementRec, OperatorStats, WindowOperator, validate};
 use super::output::{FlinkError, Output};
 use super::process_fn::ProcessOperator;
+use super::recorder::Recorder;
 use super::scenario::{AssignerSpec, InputItem, Scenario};
 use super::source::{Source, SourceEvent};
 use super::time::{LONG_MIN, Millis};

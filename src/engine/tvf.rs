@@ -12,8 +12,9 @@
 
 use std::collections::BTreeMap;
 
-use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats, Recorder};
+use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats};
 use super::output::{FlinkError, Output, TvfRow};
+use super::recorder::Recorder;
 use super::scenario::TvfSpec;
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window, window_start_with_offset};
