@@ -115,7 +115,9 @@ fn fates(r: &Run) -> Fates {
     let mut f = Fates::default();
     for ev in &r.trace {
         match &ev.kind {
-            TraceKind::Fired { elems, .. } => f.fired.extend(elems.iter().copied()),
+            TraceKind::Fired { output, .. } => {
+                f.fired.extend(r.firing(*output).iter().flat_map(|firing| firing.elems.iter().copied()))
+            }
             TraceKind::SideOutput { elem, .. } => {
                 f.side_output.insert(*elem);
             }

@@ -37,6 +37,7 @@ pub mod source;
 pub mod time;
 pub mod timers;
 pub mod trace;
+pub mod trace_format;
 pub mod trigger;
 pub mod tvf;
 pub mod view;

@@ -276,7 +276,6 @@ impl WindowOperator {
         };
         let output = self.rec.outputs.len();
         let count = contents.len() as u64;
-        let traced_elems = if self.rec.enabled { contents.clone() } else { Vec::new() };
         self.rec.outputs.push(Output::Fire(Firing {
             key,
             window,
@@ -288,13 +287,11 @@ impl WindowOperator {
             kind,
             watermark,
             cause,
+            purge,
             step: self.rec.step,
         }));
         self.stats.firings += 1;
-        record!(
-            self.rec,
-            TraceKind::Fired { key, window, output, elems: traced_elems, sum, count, n, kind, watermark, cause, purge }
-        );
+        record!(self.rec, TraceKind::Fired { key, window, output });
         if self.cfg.evictor.is_some() {
             let evicted_after = evict(self.cfg.evictor, &mut contents, |e| self.elements[e as usize].ts, true);
             if !evicted_after.is_empty() {

@@ -12,10 +12,11 @@
 use crate::engine::scenario::{AssignerSpec, BaseTrigger, WatermarkSpec, WindowFunctionSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
-use crate::engine::{Run, Scenario, Window};
+use crate::engine::view::{StepView, at_step};
+use crate::engine::{Firing, Run, Scenario, Window};
 
 use super::Context;
-use super::facts::{Fate, FiringFact, Live, StepFacts};
+use super::facts::{Fate, StepFacts};
 use super::format::{duration, list, ordinal, plural, time, window as win};
 
 /// The text for one playhead position: a one-sentence headline and the step's events, one
@@ -50,7 +51,8 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-fn firing_kind(kind: FiringKind) -> &'static str {
+/// A firing kind as a sentence names it: "the main firing", "a late firing", "an early firing".
+pub(crate) fn firing_kind(kind: FiringKind) -> &'static str {
     match kind {
         FiringKind::Main => "the main firing",
         FiringKind::Late => "a late firing",
@@ -216,22 +218,10 @@ impl Context<'_> {
                     )
                 }
             }
-            TraceKind::Fired { key, window, elems, sum, count, n, kind, watermark, cause, purge, .. } => {
-                let fact = FiringFact {
-                    seq: ev.seq,
-                    key: *key,
-                    window: *window,
-                    elems: elems.clone(),
-                    sum: *sum,
-                    count: *count,
-                    n: *n,
-                    kind: *kind,
-                    watermark: *watermark,
-                    cause: *cause,
-                    purge: *purge,
-                };
-                self.firing_sentence(&fact) + "."
-            }
+            TraceKind::Fired { key, window, output } => match self.run.firing(*output) {
+                Some(f) => self.firing_sentence(f) + ".",
+                None => format!("{} fires.", capitalize(&self.window_label(*key, window))),
+            },
             TraceKind::PartitionWatermark { partition, watermark } => format!(
                 "Partition {partition}'s own watermark moves to {}; the operator sees the minimum over the partitions that are not idle.",
                 time(*watermark)
@@ -457,7 +447,7 @@ impl Context<'_> {
     }
 
     /// The firing sentence without the final full stop.
-    pub(crate) fn firing_sentence(&self, f: &FiringFact) -> String {
+    pub(crate) fn firing_sentence(&self, f: &Firing) -> String {
         let w = self.window_label(f.key, &f.window);
         let result = self.result_phrase(&f.elems, f.sum, f.count);
         let kind = match (f.kind, f.n) {
@@ -572,7 +562,7 @@ impl Context<'_> {
         }
         let step = playhead - 1;
         let facts = self.facts(step);
-        let after = Live::at(self, playhead);
+        let after = at_step(self.run, playhead);
         StepNarration { playhead, headline: self.headline(&facts, &after), details: self.details(step) }
     }
 
@@ -714,7 +704,7 @@ impl Context<'_> {
 
     fn fired_summary(&self, step: usize) -> String {
         let facts = self.facts(step);
-        let all: Vec<&FiringFact> = facts.element_firings.iter().chain(facts.timer_firings.iter()).collect();
+        let all: Vec<&Firing> = facts.element_firings.iter().chain(&facts.timer_firings).copied().collect();
         let first = all.first().map(|f| self.window_label(f.key, &f.window)).unwrap_or_default();
         let last = all.last().map(|f| self.window_label(f.key, &f.window)).unwrap_or_default();
         let kinds = self.kind_counts(&all);
@@ -734,7 +724,7 @@ impl Context<'_> {
     }
 
     /// `3 main firings and 1 late firing`.
-    fn kind_counts(&self, firings: &[&FiringFact]) -> String {
+    fn kind_counts(&self, firings: &[&Firing]) -> String {
         let mut parts = Vec::new();
         for (kind, one, many) in [
             (FiringKind::Early, "early firing", "early firings"),
@@ -781,7 +771,7 @@ impl Context<'_> {
 
     /// The one-sentence summary of a step.
     /// `after`: what is alive after the step (for "nothing fires: the next timer is ...").
-    pub(crate) fn headline(&self, f: &StepFacts<'_>, after: &Live) -> String {
+    pub(crate) fn headline(&self, f: &StepFacts<'_>, after: &StepView) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some((elem, _)) = f.element {
             parts.push(self.element_clause(f, elem));
@@ -898,11 +888,11 @@ impl Context<'_> {
         }
     }
 
-    fn watermark_clause(&self, f: &StepFacts<'_>, after: &Live) -> Option<String> {
+    fn watermark_clause(&self, f: &StepFacts<'_>, after: &StepView) -> Option<String> {
         let end = f.end_of_input;
         let lead = if let Some(max) = end {
             if !max {
-                let live = after.windows.len();
+                let live = after.live_windows().count();
                 return Some(format!(
                     "the input pauses without a Long.MAX watermark, so {} alive",
                     plural(live, "window stays", "windows stay")
@@ -950,11 +940,10 @@ impl Context<'_> {
                 parts = vec![tail];
             }
             many => {
-                let refs: Vec<&FiringFact> = many.iter().collect();
                 let mut windows: Vec<(KeyId, Window)> = many.iter().map(|f| (f.key, f.window)).collect();
                 super::sort::stable(&mut windows);
                 windows.dedup();
-                let kinds = self.kind_counts(&refs);
+                let kinds = self.kind_counts(many);
                 parts.push(match windows.as_slice() {
                     [(k, w)] => format!(
                         "{} fires {} ({kinds}, the same window each time)",
@@ -997,13 +986,16 @@ impl Context<'_> {
         if f.timer_firings.is_empty() && f.cleanups.is_empty() {
             let watermark = self.watermark_at(f.step + 1);
             let passed: Vec<String> = after
-                .windows
-                .iter()
-                .filter(|((_, w), firings)| w.max_timestamp() <= watermark && **firings == 0)
-                .map(|((k, w), _)| self.window_label(*k, w))
+                .live_windows()
+                .filter(|w| w.window.max_timestamp() <= watermark && w.firings == 0)
+                .map(|w| self.window_label(w.key, &w.window))
                 .collect();
-            // The next timer that would make a window fire (not a cleanup timer).
-            let next = after.timers.iter().find(|(t, _, w)| *t != self.cleanup_time(w));
+            // The next timer that would make a window fire (not a cleanup timer), in time order.
+            let next = after
+                .pending_timers()
+                .filter(|t| t.time != self.cleanup_time(&t.window))
+                .map(|t| (t.time, t.key, t.window))
+                .min();
             if self.is_count_trigger() && end.is_none() {
                 if passed.is_empty() {
                     parts.push(format!("{} fires only by count, so nothing fires", self.trigger_name()));
@@ -1018,8 +1010,8 @@ impl Context<'_> {
                 match next {
                     Some((t, k, w)) if end.is_none() => parts.push(format!(
                         "that is before the next trigger timer, {} of {}, so nothing fires",
-                        time(*t),
-                        self.window_label(*k, w)
+                        time(t),
+                        self.window_label(k, &w)
                     )),
                     _ => parts.push("nothing fires".into()),
                 }

@@ -13,11 +13,12 @@
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::{ElemIdx, FiringKind, KeyId, TraceEvent, TraceKind};
 use crate::engine::view::{ElementOutcome, TimerStatus, WindowState, at_step};
-use crate::engine::{Run, Scenario, Window};
+use crate::engine::{Firing, Run, Scenario, Window};
 
 use super::Context;
 use super::facts::Fate;
 use super::format::{duration, list, plural, time, window as win};
+use super::narrate::firing_kind;
 
 /// An answer to "why?": one sentence for the state, then the rule checks behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,15 +87,19 @@ impl<'a> Context<'a> {
 
     /// The firings of (key, window) before `playhead`: (step, firing kind, sum, elems, n).
     fn firings_of(&self, key: KeyId, window: &Window, playhead: usize) -> Vec<(usize, FiringKind, i64, u64)> {
-        self.trace_until(playhead)
-            .iter()
-            .filter_map(|e| match &e.kind {
-                TraceKind::Fired { key: k, window: w, kind, sum, n, .. } if *k == key && w == window => {
-                    Some((e.step, *kind, *sum, *n))
-                }
-                _ => None,
-            })
+        self.firings_until(playhead)
+            .filter(|(_, f)| f.key == key && f.window == *window)
+            .map(|(step, f)| (step, f.kind, f.sum, f.n))
             .collect()
+    }
+
+    /// The firings before `playhead`, with the step of each, in trace order.
+    fn firings_until(&self, playhead: usize) -> impl Iterator<Item = (usize, &'a Firing)> {
+        let run = self.run;
+        self.trace_until(playhead).iter().filter_map(move |e| match &e.kind {
+            TraceKind::Fired { output, .. } => run.firing(*output).map(|f| (e.step, f)),
+            _ => None,
+        })
     }
 
     fn firing_list(&self, firings: &[(usize, FiringKind, i64, u64)]) -> String {
@@ -253,12 +258,10 @@ impl<'a> Context<'a> {
         // 5. Where it is now.
         let view = at_step(self.run, playhead);
         let outcome = view.elements.get(elem as usize).copied().flatten();
-        let first_firing = self.trace_until(playhead).iter().find_map(|e| match &e.kind {
-            TraceKind::Fired { key, window, elems, kind, sum, .. } if elems.contains(&elem) => {
-                Some((e.step, *key, *window, *kind, *sum))
-            }
-            _ => None,
-        });
+        let first_firing = self
+            .firings_until(playhead)
+            .find(|(_, f)| f.elems.contains(&elem))
+            .map(|(step, f)| (step, f.key, f.window, f.kind, f.sum));
         let lateness_part = if late {
             format!("late ({} ≤ watermark {})", time(ts), time(wm))
         } else if wm == LONG_MIN {
@@ -569,15 +572,15 @@ impl<'a> Context<'a> {
                 let mut effects = Vec::new();
                 for e in after {
                     match &e.kind {
-                        TraceKind::Fired { kind, sum, .. } => effects.push(format!(
-                            "the window fired ({}, sum = {})",
-                            match kind {
-                                FiringKind::Main => "the main firing",
-                                FiringKind::Late => "a late firing",
-                                FiringKind::Early => "an early firing",
-                            },
-                            self.values.value(*sum)
-                        )),
+                        TraceKind::Fired { output, .. } => {
+                            if let Some(f) = self.run.firing(*output) {
+                                effects.push(format!(
+                                    "the window fired ({}, sum = {})",
+                                    firing_kind(f.kind),
+                                    self.values.value(f.sum)
+                                ))
+                            }
+                        }
                         TraceKind::CleanedUp { .. } => effects.push("the window's state was removed".into()),
                         TraceKind::Purged { .. } => effects.push("its contents were purged".into()),
                         _ => {}
