@@ -374,6 +374,11 @@ mod tests {
             self.try_element(ts, window).unwrap_or_else(|e| panic!("onElement failed: {e}"))
         }
 
+        /// Several elements in turn, each result in order.
+        fn elements(&mut self, elements: &[(Millis, Window)]) -> Vec<TriggerResult> {
+            elements.iter().map(|&(ts, window)| self.element(ts, window)).collect()
+        }
+
         /// `advanceWatermark`: fires every event-time timer up to `watermark` in time order,
         /// those registered meanwhile included (as `InternalTimerServiceImpl` does).
         fn watermark(&mut self, watermark: Millis) -> Vec<(Window, TriggerResult)> {
@@ -434,8 +439,7 @@ mod tests {
     #[test]
     fn event_time_windows_fire_separately() {
         let mut h = Harness::new(Trigger::new(TriggerKind::EventTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(1, w(0, 2)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (1, w(0, 2))]), [CONTINUE; 2]);
         assert_eq!(h.element(2, w(2, 4)), CONTINUE);
         assert_eq!(h.timers(), vec![(1, w(0, 2)), (3, w(2, 4))]);
         assert_eq!(h.state_entries(), 0);
@@ -465,8 +469,7 @@ mod tests {
     #[test]
     fn event_time_clear_deletes_only_its_timer() {
         let mut h = Harness::new(Trigger::new(TriggerKind::EventTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(2, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (2, w(2, 4))]), [CONTINUE; 2]);
         h.clear(w(2, 4));
         assert_eq!(h.timers(), vec![(1, w(0, 2))]);
         h.clear(w(0, 2));
@@ -478,8 +481,7 @@ mod tests {
     #[test]
     fn event_time_merge_moves_the_timer() {
         let mut h = Harness::new(Trigger::new(TriggerKind::EventTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(2, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (2, w(2, 4))]), [CONTINUE; 2]);
         h.merge(w(0, 4), &[tw(0, 2), tw(2, 4)]);
         assert_eq!(h.timers(), vec![(3, w(0, 4))]);
         assert_eq!(h.watermark(4), vec![(w(0, 4), FIRE)]);
@@ -491,8 +493,7 @@ mod tests {
     #[test]
     fn event_time_merge_of_late_windows_registers_nothing() {
         let mut h = Harness::new(Trigger::new(TriggerKind::EventTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(2, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (2, w(2, 4))]), [CONTINUE; 2]);
         assert_eq!(h.watermark(10), vec![(w(0, 2), FIRE), (w(2, 4), FIRE)]);
         h.merge(w(0, 4), &[tw(0, 2), tw(2, 4)]);
         assert_eq!(h.timers(), vec![]);
@@ -515,8 +516,7 @@ mod tests {
     #[test]
     fn count_fires_every_nth_element() {
         let mut h = Harness::new(Trigger::new(TriggerKind::Count(3)));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(1, w(0, 2)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (1, w(0, 2))]), [CONTINUE; 2]);
         assert_eq!(h.state_entries(), 1);
         assert_eq!(h.element(1, w(0, 2)), FIRE);
         assert_eq!(h.state_entries(), 0);
@@ -530,8 +530,7 @@ mod tests {
     #[test]
     fn count_windows_count_separately() {
         let mut h = Harness::new(Trigger::new(TriggerKind::Count(2)));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(2, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (2, w(2, 4))]), [CONTINUE; 2]);
         assert_eq!(h.state_entries(), 2);
         assert_eq!(h.element(1, w(0, 2)), FIRE);
         assert_eq!(h.state_entries(), 1);
@@ -543,8 +542,7 @@ mod tests {
     #[test]
     fn count_merge_adds_the_counts() {
         let mut h = Harness::new(Trigger::new(TriggerKind::Count(4)));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(1, w(0, 2)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (1, w(0, 2))]), [CONTINUE; 2]);
         assert_eq!(h.element(2, w(2, 4)), CONTINUE);
         h.merge(w(0, 4), &[tw(0, 2), tw(2, 4)]);
         assert_eq!(h.state, BTreeMap::from([(w(0, 4), TriggerState { count: Some(3), fire_time: None })]));
@@ -556,8 +554,7 @@ mod tests {
     #[test]
     fn count_clear_removes_its_count() {
         let mut h = Harness::new(Trigger::new(TriggerKind::Count(5)));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(2, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (2, w(2, 4))]), [CONTINUE; 2]);
         h.clear(w(2, 4));
         assert_eq!(h.state_entries(), 1);
         h.clear(w(0, 2));
@@ -568,8 +565,7 @@ mod tests {
     #[test]
     fn count_of_zero_fires_every_element() {
         let mut h = Harness::new(Trigger::new(TriggerKind::Count(0)));
-        assert_eq!(h.element(0, w(0, 2)), FIRE);
-        assert_eq!(h.element(1, w(0, 2)), FIRE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (1, w(0, 2))]), [FIRE; 2]);
         assert_eq!(h.state_entries(), 0);
     }
 
@@ -611,8 +607,7 @@ mod tests {
     #[test]
     fn continuous_clear_leaves_the_end_timer() {
         let mut h = Harness::new(Trigger::new(TriggerKind::ContinuousEventTime(5)));
-        assert_eq!(h.element(3, w(0, 20)), CONTINUE);
-        assert_eq!(h.element(23, w(20, 40)), CONTINUE);
+        assert_eq!(h.elements(&[(3, w(0, 20)), (23, w(20, 40))]), [CONTINUE; 2]);
         h.clear(w(20, 40));
         assert_eq!(h.timers(), vec![(5, w(0, 20)), (19, w(0, 20)), (39, w(20, 40))]);
         assert_eq!(h.state_entries(), 1);
@@ -627,8 +622,7 @@ mod tests {
     #[test]
     fn continuous_merge_keeps_the_earliest_fire_time() {
         let mut h = Harness::new(Trigger::new(TriggerKind::ContinuousEventTime(5)));
-        assert_eq!(h.element(1, w(0, 12)), CONTINUE);
-        assert_eq!(h.element(7, w(7, 19)), CONTINUE);
+        assert_eq!(h.elements(&[(1, w(0, 12)), (7, w(7, 19))]), [CONTINUE; 2]);
         assert_eq!(h.timers(), vec![(5, w(0, 12)), (10, w(7, 19)), (11, w(0, 12)), (18, w(7, 19))]);
         h.merge(w(0, 19), &[tw(0, 12), tw(7, 19)]);
         assert_eq!(h.state, BTreeMap::from([(w(0, 19), TriggerState { count: None, fire_time: Some(5) })]));
@@ -658,8 +652,7 @@ mod tests {
     #[test]
     fn processing_time_fires_on_the_processing_clock() {
         let mut h = Harness::new(Trigger::new(TriggerKind::ProcessingTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(0, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (0, w(2, 4))]), [CONTINUE; 2]);
         assert_eq!(h.processing_timers(), vec![(1, w(0, 2)), (3, w(2, 4))]);
         assert_eq!(h.timers(), vec![]);
         assert_eq!(h.watermark(LONG_MAX), vec![]);
@@ -674,8 +667,7 @@ mod tests {
     #[test]
     fn processing_time_merge_registers_while_ahead() {
         let mut h = Harness::new(Trigger::new(TriggerKind::ProcessingTime));
-        assert_eq!(h.element(0, w(0, 2)), CONTINUE);
-        assert_eq!(h.element(0, w(2, 4)), CONTINUE);
+        assert_eq!(h.elements(&[(0, w(0, 2)), (0, w(2, 4))]), [CONTINUE; 2]);
         h.merge(w(0, 4), &[tw(0, 2), tw(2, 4)]);
         assert_eq!(h.processing_timers(), vec![(3, w(0, 4))]);
         assert_eq!(h.processing_time(3), vec![(w(0, 4), FIRE)]);

@@ -12,6 +12,8 @@
 
 use std::collections::BTreeMap;
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
 use super::output::Firing;
@@ -165,15 +167,20 @@ struct Fold {
     state_of: FxHashMap<(KeyId, Window), Window>,
     /// Contents per (key, state window).
     contents: FxHashMap<(KeyId, Window), Vec<ElemIdx>>,
-    /// Indices of the live windows, and each window's place in it (`NOT_LISTED` if dead), so
-    /// that the live set is kept in O(1) per event and read without a pass over every window.
+    /// While folding: the indices of the live windows, and each window's place in it
+    /// (`NOT_LISTED` if dead), so that the live set is kept in O(1) per event and read without a
+    /// pass over every window.
     live: Vec<usize>,
     live_slot: Vec<usize>,
     /// The same for the registered (pending) timers.
     pending: Vec<usize>,
     pending_slot: Vec<usize>,
-    /// Settling reordered the lists: the index maps must be rebuilt before the next event.
-    stale_index: bool,
+    /// The live and pending lists are kept (a view that is read while it folds); `at_step`
+    /// reads only its settled result, so it saves their upkeep.
+    track: bool,
+    /// The lists are in their documented order (and the indices above stale until the next
+    /// event rebuilds them).
+    settled: bool,
 }
 
 const NOT_LISTED: usize = usize::MAX;
@@ -216,6 +223,12 @@ impl PartialEq for StepView {
 impl StepView {
     /// The view before any input (playhead 0), with room for every element of `run`.
     pub fn new(run: &Run) -> StepView {
+        StepView { fold: Fold { track: true, ..Fold::default() }, ..StepView::untracked(run) }
+    }
+
+    /// A view that keeps no live or pending lists while folding: for a fold that is settled
+    /// before anyone reads it.
+    fn untracked(run: &Run) -> StepView {
         StepView {
             step: 0,
             watermark: LONG_MIN,
@@ -230,9 +243,14 @@ impl StepView {
 
     /// The live windows (not cleaned up, not merged away), ordered by (key, window).
     pub fn live_windows(&self) -> impl Iterator<Item = &WindowView> {
-        let mut live: Vec<&WindowView> = self.fold.live.iter().filter_map(|&i| self.windows.get(i)).collect();
-        live.sort_unstable_by_key(|w| (w.key, w.window));
-        live.into_iter()
+        // Settled, the windows are in order; while folding, the live set is small and sorted here.
+        let settled = self.fold.settled.then(|| self.windows.iter().filter(|w| w.state.is_live()));
+        let mut folding: Vec<&WindowView> = Vec::new();
+        if !self.fold.settled {
+            folding.extend(self.fold.live.iter().filter_map(|&i| self.windows.get(i)));
+            folding.sort_unstable_by_key(|w| (w.key, w.window));
+        }
+        settled.into_iter().flatten().chain(folding)
     }
 
     /// Live windows whose end has passed the watermark: only allowed lateness keeps them (and
@@ -254,9 +272,13 @@ impl StepView {
     /// Pending (registered, neither fired nor deleted) timers, in (domain, time, key, window)
     /// order.
     pub fn pending_timers(&self) -> impl Iterator<Item = &TimerView> {
-        let mut pending: Vec<&TimerView> = self.fold.pending.iter().filter_map(|&i| self.timers.get(i)).collect();
-        pending.sort_unstable_by_key(|t| (t.domain, t.time, t.key, t.window));
-        pending.into_iter()
+        let settled = self.fold.settled.then(|| self.timers.iter().filter(|t| t.status == TimerStatus::Registered));
+        let mut folding: Vec<&TimerView> = Vec::new();
+        if !self.fold.settled {
+            folding.extend(self.fold.pending.iter().filter_map(|&i| self.timers.get(i)));
+            folding.sort_unstable_by_key(|t| (t.domain, t.time, t.key, t.window));
+        }
+        settled.into_iter().flatten().chain(folding)
     }
 
     /// Folds the events of the steps from the playhead up to (excluding) `step`, and moves the
@@ -269,8 +291,11 @@ impl StepView {
         }
         let from = run.trace.partition_point(|e| e.step < self.step);
         let to = run.trace.partition_point(|e| e.step < step);
+        if self.fold.settled {
+            self.reindex();
+        }
         for ev in run.trace.get(from..to).unwrap_or(&[]) {
-            self.apply(run, ev);
+            self.fold_event(run, ev);
         }
         self.step = step;
     }
@@ -278,38 +303,37 @@ impl StepView {
     /// Orders the windows by (key, window) and the timers by firing order, and attaches each
     /// live window's contents. Folding may go on afterwards.
     pub fn settle(&mut self) {
-        let fold = &mut self.fold;
         self.windows.sort_unstable_by_key(|w| (w.key, w.window));
         self.timers.sort_unstable_by_key(|t| (t.domain, t.time, t.key, t.window));
+        let fold = &self.fold;
+        for w in self.windows.iter_mut().filter(|w| w.state.is_live()) {
+            let sw = fold.state_of.get(&(w.key, w.window)).copied().unwrap_or(w.window);
+            w.contents = fold.contents.get(&(w.key, sw)).cloned().unwrap_or_default();
+        }
+        self.fold.settled = true;
+    }
+
+    /// After [`StepView::settle`] reordered the lists: the indices again, before folding on.
+    fn reindex(&mut self) {
+        let fold = &mut self.fold;
         fold.live.clear();
         fold.live_slot.clear();
-        for (i, w) in self.windows.iter_mut().enumerate() {
-            if w.state.is_live() {
-                set_listed(&mut fold.live, &mut fold.live_slot, i, true);
-                let sw = fold.state_of.get(&(w.key, w.window)).copied().unwrap_or(w.window);
-                w.contents = fold.contents.get(&(w.key, sw)).cloned().unwrap_or_default();
-            }
-        }
         fold.pending.clear();
         fold.pending_slot.clear();
+        for (i, w) in self.windows.iter().enumerate() {
+            fold.window_at.insert((w.key, w.window), i);
+            if w.state.is_live() {
+                set_listed(&mut fold.live, &mut fold.live_slot, i, true);
+            }
+        }
         for (i, t) in self.timers.iter().enumerate() {
+            fold.timer_at.insert((t.domain, t.time, t.key, t.window), i);
             if t.status == TimerStatus::Registered {
                 set_listed(&mut fold.pending, &mut fold.pending_slot, i, true);
             }
         }
-        fold.stale_index = true;
-    }
-
-    /// Rebuilds the index maps after [`StepView::settle`] reordered the lists.
-    fn reindex(&mut self) {
-        let fold = &mut self.fold;
-        for (i, w) in self.windows.iter().enumerate() {
-            fold.window_at.insert((w.key, w.window), i);
-        }
-        for (i, t) in self.timers.iter().enumerate() {
-            fold.timer_at.insert((t.domain, t.time, t.key, t.window), i);
-        }
-        fold.stale_index = false;
+        fold.track = true;
+        fold.settled = false;
     }
 
     fn set_outcome(&mut self, e: ElemIdx, outcome: ElementOutcome) {
@@ -325,21 +349,25 @@ impl StepView {
     /// Puts a window's view in (replacing one of the same key and window) and keeps the live
     /// set in step.
     fn put_window(&mut self, view: WindowView) {
-        let id = (view.key, view.window);
         let live = view.state.is_live();
-        let i = match self.fold.window_at.get(&id) {
-            Some(&i) => {
-                self.windows[i] = view;
-                i
+        let i = match self.fold.window_at.entry((view.key, view.window)) {
+            Entry::Occupied(at) => {
+                self.windows[*at.get()] = view;
+                *at.get()
             }
-            None => {
+            Entry::Vacant(at) => {
+                at.insert(self.windows.len());
                 self.windows.push(view);
-                let i = self.windows.len() - 1;
-                self.fold.window_at.insert(id, i);
-                i
+                self.windows.len() - 1
             }
         };
-        set_listed(&mut self.fold.live, &mut self.fold.live_slot, i, live);
+        self.set_live(i, live);
+    }
+
+    fn set_live(&mut self, i: usize, live: bool) {
+        if self.fold.track {
+            set_listed(&mut self.fold.live, &mut self.fold.live_slot, i, live);
+        }
     }
 
     fn window_mut(&mut self, key: KeyId, window: Window) -> Option<&mut WindowView> {
@@ -347,43 +375,51 @@ impl StepView {
         self.windows.get_mut(i)
     }
 
-    /// A window ends (cleaned up or merged away) at step `step`.
-    fn end_window(&mut self, key: KeyId, window: Window, state: WindowState, step: usize) {
-        let Some(&i) = self.fold.window_at.get(&(key, window)) else { return };
+    /// The window at `i` ends (cleaned up or merged away) at step `step`.
+    fn end_window(&mut self, i: usize, state: WindowState, step: usize) {
         if let Some(w) = self.windows.get_mut(i) {
             w.state = state;
             w.ended_step = Some(step);
         }
-        set_listed(&mut self.fold.live, &mut self.fold.live_slot, i, false);
+        self.set_live(i, false);
     }
 
     /// A timer's latest status (and purpose), added if the trace had not registered it.
-    fn put_timer(&mut self, timer: TimerView, only_if_known: bool) {
-        let id = (timer.domain, timer.time, timer.key, timer.window);
-        let i = match self.fold.timer_at.get(&id) {
-            Some(&i) => {
-                self.timers[i] = timer;
-                i
+    fn put_timer(&mut self, timer: TimerView) {
+        let i = match self.fold.timer_at.entry((timer.domain, timer.time, timer.key, timer.window)) {
+            Entry::Occupied(at) => {
+                self.timers[*at.get()] = timer;
+                *at.get()
             }
-            None if only_if_known => return,
-            None => {
+            Entry::Vacant(at) => {
+                at.insert(self.timers.len());
                 self.timers.push(timer);
-                let i = self.timers.len() - 1;
-                self.fold.timer_at.insert(id, i);
-                i
+                self.timers.len() - 1
             }
         };
-        let registered = timer.status == TimerStatus::Registered;
-        set_listed(&mut self.fold.pending, &mut self.fold.pending_slot, i, registered);
+        self.set_pending(i, timer.status == TimerStatus::Registered);
+    }
+
+    fn set_pending(&mut self, i: usize, pending: bool) {
+        if self.fold.track {
+            set_listed(&mut self.fold.pending, &mut self.fold.pending_slot, i, pending);
+        }
     }
 
     /// Folds one trace event of `run` into the view; a firing's elements and result come from
     /// `run`'s outputs (the trace keeps the output's index).
     pub fn apply(&mut self, run: &Run, ev: &TraceEvent) {
-        if self.fold.stale_index {
+        if self.fold.settled {
             self.reindex();
         }
         self.step = self.step.max(ev.step + 1);
+        self.fold_event(run, ev);
+    }
+
+    /// The fold of one event (inlined into [`StepView::advance`]'s loop: it runs for every
+    /// event of every drag frame).
+    #[inline(always)]
+    fn fold_event(&mut self, run: &Run, ev: &TraceEvent) {
         match &ev.kind {
             TraceKind::ElementArrived { elem, ts, .. } => {
                 self.set_outcome(*elem, ElementOutcome::Pending);
@@ -402,19 +438,19 @@ impl StepView {
                 let status = TimerStatus::Registered;
                 let timer =
                     TimerView { key: *key, window: *window, time: *time, purpose: *purpose, status, domain: *domain };
-                self.put_timer(timer, false);
+                self.put_timer(timer);
             }
             TraceKind::TimerDeleted { key, window, time, domain, .. } => {
                 if let Some(&i) = self.fold.timer_at.get(&(*domain, *time, *key, *window)) {
-                    let timer = TimerView { status: TimerStatus::Deleted, ..self.timers[i] };
-                    self.put_timer(timer, true);
+                    self.timers[i].status = TimerStatus::Deleted;
+                    self.set_pending(i, false);
                 }
             }
             TraceKind::TimerFired { key, window, time, purpose, domain, .. } => {
                 let status = TimerStatus::Fired;
                 let timer =
                     TimerView { key: *key, window: *window, time: *time, purpose: *purpose, status, domain: *domain };
-                self.put_timer(timer, false);
+                self.put_timer(timer);
             }
             TraceKind::Fired { key, window, output } => {
                 self.outputs += 1;
@@ -440,7 +476,9 @@ impl StepView {
                 let sw = self.fold.state_of.remove(&(*key, *window)).unwrap_or(*window);
                 self.fold.contents.remove(&(*key, sw));
                 self.discard_pending(unfired);
-                self.end_window(*key, *window, WindowState::CleanedUp, ev.step);
+                if let Some(&i) = self.fold.window_at.get(&(*key, *window)) {
+                    self.end_window(i, WindowState::CleanedUp, ev.step);
+                }
             }
             TraceKind::SideOutput { elem, .. } => {
                 self.outputs += 1;
@@ -509,7 +547,8 @@ impl StepView {
         self.fold.state_of.insert((key, Window::Time(into)), target);
         let mut view = WindowView::new(key, Window::Time(into), step);
         for m in merged {
-            if let Some(old) = self.window_mut(key, Window::Time(*m)) {
+            let Some(&i) = self.fold.window_at.get(&(key, Window::Time(*m))) else { continue };
+            if let Some(old) = self.windows.get(i) {
                 view.firings += old.firings;
                 view.created_step = view.created_step.min(old.created_step);
                 if old.last_result.is_some() {
@@ -518,8 +557,8 @@ impl StepView {
                 if rank(old.state) > rank(view.state) {
                     view.state = old.state;
                 }
-                self.end_window(key, Window::Time(*m), WindowState::Merged { into }, step);
             }
+            self.end_window(i, WindowState::Merged { into }, step);
         }
         self.put_window(view);
     }
@@ -542,7 +581,7 @@ impl WindowView {
 
 /// Folds the trace of `run` up to (excluding) input step `step`, settled.
 pub fn at_step(run: &Run, step: usize) -> StepView {
-    let mut view = StepView::new(run);
+    let mut view = StepView::untracked(run);
     view.advance(run, step);
     view.step = step.min(run.steps);
     view.settle();

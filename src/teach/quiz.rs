@@ -22,7 +22,7 @@ use crate::engine::{Run, Scenario, Window};
 
 use super::Context;
 use super::facts::{Fate, StepFacts};
-use super::format::{list, time};
+use super::format::{capitalize, list, time};
 
 /// More candidate windows than this turn "which windows fire?" into "how many fire?".
 pub const MAX_WINDOW_OPTIONS: usize = 8;
@@ -195,14 +195,6 @@ pub fn check(question: &Question, answer: &Answer) -> Verdict {
         }
     };
     Verdict { correct, expected: question.correct.clone(), expected_label, explanation: question.explanation.clone() }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
 }
 
 /// The windows alive in `view`, as the quiz names them.

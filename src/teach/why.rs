@@ -17,7 +17,7 @@ use crate::engine::{Firing, Run, Scenario, Window};
 
 use super::Context;
 use super::facts::Fate;
-use super::format::{duration, list, plural, time, window as win};
+use super::format::{capitalize, duration, list, lower_first, plural, time, window as win};
 use super::narrate::firing_kind;
 
 /// An answer to "why?": one sentence for the state, then the rule checks behind it.
@@ -51,24 +51,12 @@ pub fn why_timer(
     Context::new(scenario, run).why_timer(key, window, time, playhead)
 }
 
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
-}
-
 impl<'a> Context<'a> {
     /// The trace up to playhead `playhead` (the steps before it).
     fn trace_until(&self, playhead: usize) -> &'a [TraceEvent] {
         let trace: &'a [TraceEvent] = &self.run.trace;
         let end = trace.partition_point(|e| e.step < playhead);
         trace.get(..end).unwrap_or(&[])
-    }
-
-    fn wm_text(&self, wm: Millis) -> String {
-        if wm == LONG_MIN { "Long.MIN (no watermark yet)".into() } else { time(wm) }
     }
 
     /// `10:02:59.999 (max timestamp 10:00:59.999 + allowed lateness 2 min)`.
@@ -214,7 +202,7 @@ impl<'a> Context<'a> {
                 "{} was already past its cleanup time: {} ≤ watermark {} (isWindowLate), so it could not take the element.",
                 capitalize(&win(w)),
                 time(*cleanup),
-                self.wm_text(*wm_at)
+                self.wm(*wm_at)
             ));
         }
         if window_reasons.len() > 4 {
@@ -359,7 +347,7 @@ impl<'a> Context<'a> {
                 "its window {} was already past its cleanup time ({} ≤ watermark {})",
                 win(w),
                 time(*cleanup),
-                self.wm_text(*wm)
+                self.wm(*wm)
             ),
             ws => format!("all {} of its windows were already past their cleanup times (each ≤ watermark)", ws.len()),
         }
@@ -417,7 +405,7 @@ impl<'a> Context<'a> {
                     "{} no longer exists: at step {} the watermark {} reached its cleanup time {}, and Flink removed its state.",
                     capitalize(&label),
                     step + 1,
-                    self.wm_text(self.watermark_at(step + 1)),
+                    self.wm(self.watermark_at(step + 1)),
                     self.cleanup_text(&window)
                 )
             }
@@ -448,11 +436,7 @@ impl<'a> Context<'a> {
                 let lives = if cleanup == LONG_MAX {
                     "its cleanup time is Long.MAX, so it is never removed".to_string()
                 } else {
-                    format!(
-                        "its cleanup time {} is after the watermark {}",
-                        self.cleanup_text(&window),
-                        self.wm_text(wm)
-                    )
+                    format!("its cleanup time {} is after the watermark {}", self.cleanup_text(&window), self.wm(wm))
                 };
                 let fire_rule = if self.is_count_trigger() {
                     format!("{} fires it by count, never by time", self.trigger_name())
@@ -475,7 +459,7 @@ impl<'a> Context<'a> {
                     WindowState::Open => {
                         reasons.push(format!("It lives on until the watermark passes its cleanup time: {lives}."));
                         let not_yet = if self.fires_at_window_end() && max_ts > wm {
-                            format!(": its max timestamp {} is after the watermark {}", time(max_ts), self.wm_text(wm))
+                            format!(": its max timestamp {} is after the watermark {}", time(max_ts), self.wm(wm))
                         } else {
                             String::new()
                         };
@@ -548,7 +532,7 @@ impl<'a> Context<'a> {
                 "The timer at {} for {} is waiting: event-time timers fire when the watermark reaches their time, and the watermark is {}.",
                 time(t),
                 label,
-                self.wm_text(view.watermark)
+                self.wm(view.watermark)
             ),
             TimerStatus::Fired => {
                 let trace = self.trace_until(playhead);
@@ -598,7 +582,7 @@ impl<'a> Context<'a> {
                     time(t),
                     label,
                     step + 1,
-                    self.wm_text(self.watermark_at(step + 1)),
+                    self.wm(self.watermark_at(step + 1)),
                     time(t)
                 )
             }
@@ -631,13 +615,5 @@ impl<'a> Context<'a> {
             }
         };
         Explanation { summary, reasons }
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
     }
 }

@@ -8,20 +8,21 @@
 //! `assigner.rs` (which windows), `trigger.rs` (the triggers and their context), `evictor.rs`,
 //! `key_state.rs` (per-key window state), `merging.rs` (the merging window set) and `timers.rs`
 //! (the timer queues). Here: the operator loop, `processElement`, `processWatermark`,
-//! `onEventTime` / `onProcessingTime`, `emitWindowContents` and `clearAllState`, and the
-//! trigger context over the operator's timers and state.
+//! `onEventTime` / `onProcessingTime`, `emitWindowContents` and `clearAllState`; `context.rs`
+//! beside it is the trigger context over the operator's timers and state.
 
-use super::assigner::assign_windows;
-pub use super::config::{OperatorConfig, validate};
-use super::evictor::evict;
-use super::key_state::KeyState;
-use super::merging::{MergeScratch, WindowMeta};
-use super::output::{Firing, FlinkError, Output};
-use super::recorder::Recorder;
-use super::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window};
-pub use super::timers::{TimerKey, TimerQueue};
-use super::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceKind};
-use super::trigger::{TriggerContext, TriggerState};
+use crate::engine::assigner::assign_windows;
+pub use crate::engine::config::{OperatorConfig, validate};
+use crate::engine::evictor::evict;
+use crate::engine::key_state::KeyState;
+use crate::engine::merging::{MergeScratch, WindowMeta};
+use crate::engine::output::{Firing, FlinkError, Output};
+use crate::engine::recorder::Recorder;
+use crate::engine::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window};
+pub use crate::engine::timers::{TimerKey, TimerQueue};
+use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceKind};
+
+mod context;
 
 /// Records a trace event only when the trace is on: a run without a trace (throughput benchmarks,
 /// batch checks) never builds the payloads, some of which allocate.
@@ -211,13 +212,6 @@ impl WindowOperator {
         if cleanup != LONG_MAX {
             self.delete_timer_in(self.domain(), key, window, cleanup);
         }
-    }
-
-    // ------------------------------------------------------------------ trigger
-
-    /// The trigger's context for one window of one key (`WindowOperator.Context`).
-    fn ctx(&mut self, key: KeyId, window: Window) -> WindowContext<'_> {
-        WindowContext { op: self, key, window }
     }
 
     /// `emitWindowContents` (with `EvictingWindowOperator`'s eviction around the function).
@@ -652,63 +646,5 @@ impl WindowOperator {
             .collect();
         live.sort_unstable_by_key(|&(k, w, _)| (k, w));
         live
-    }
-}
-
-/// `WindowOperator.Context`: what a trigger reaches through [`TriggerContext`] for one window of
-/// one key. Its timers are recorded as trigger timers in the trace.
-struct WindowContext<'a> {
-    op: &'a mut WindowOperator,
-    key: KeyId,
-    window: Window,
-}
-
-impl TriggerContext for WindowContext<'_> {
-    fn current_watermark(&self) -> Millis {
-        self.op.watermark
-    }
-
-    fn current_processing_time(&self) -> Millis {
-        self.op.processing_time
-    }
-
-    fn register_event_time_timer(&mut self, time: Millis) {
-        self.op.register_timer_in(TimeDomain::EventTime, self.key, self.window, time, TimerPurpose::TRIGGER);
-    }
-
-    fn delete_event_time_timer(&mut self, time: Millis) {
-        self.op.delete_timer_in(TimeDomain::EventTime, self.key, self.window, time);
-    }
-
-    fn register_processing_time_timer(&mut self, time: Millis) {
-        self.op.register_timer_in(TimeDomain::ProcessingTime, self.key, self.window, time, TimerPurpose::TRIGGER);
-    }
-
-    fn delete_processing_time_timer(&mut self, time: Millis) {
-        self.op.delete_timer_in(TimeDomain::ProcessingTime, self.key, self.window, time);
-    }
-
-    fn state(&mut self) -> &mut TriggerState {
-        self.op.key_state(self.key).trigger_state.entry(self.window).or_default()
-    }
-
-    fn clear_state(&mut self) -> Option<TriggerState> {
-        self.op.key_state(self.key).trigger_state.remove(&self.window)
-    }
-
-    fn merge_partitioned_state(&mut self, merged: &[TimeWindow]) -> TriggerState {
-        // A ReducingState merge (sum of counts, min of fire times) that moves the merged
-        // windows' state into this window.
-        let ks = self.op.key_state(self.key);
-        let mut acc = ks.trigger_state.remove(&self.window).unwrap_or_default();
-        for m in merged {
-            if let Some(st) = ks.trigger_state.remove(&Window::Time(*m)) {
-                acc = acc.merge(st);
-            }
-        }
-        if acc != TriggerState::default() {
-            ks.trigger_state.insert(self.window, acc);
-        }
-        acc
     }
 }
