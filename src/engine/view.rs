@@ -380,6 +380,8 @@ impl StepView {
         if let Some(w) = self.windows.get_mut(i) {
             w.state = state;
             w.ended_step = Some(step);
+            // A gone window shows no contents (a settled view had attached them while it lived).
+            w.contents = Vec::new();
         }
         self.set_live(i, false);
     }
