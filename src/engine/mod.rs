@@ -19,7 +19,15 @@
 //! ```
 //!
 //! Every step produces [`trace::TraceEvent`]s with a sequence number; the UI only reads the
-//! trace. [`run::run`] runs a whole [`scenario::Scenario`].
+//! trace. [`run::run`] runs a whole [`scenario::Scenario`]; [`view::StepView`] folds the trace
+//! into what a playhead shows, for the timeline and the teaching layer alike.
+//!
+//! Where each part lives: `assigner.rs` (assign), `merging.rs` (merge), `trigger.rs` (the
+//! triggers and their context), `timers.rs`, `evictor.rs`, `key_state.rs` (per-key window
+//! state), `operator/` (the `WindowOperator` loop), `config.rs` (what Flink checks before the job
+//! runs); `source.rs` (watermarks), `process_fn.rs` and `tvf.rs` (the other operators the source
+//! feeds); `output.rs` (outputs, one [`Firing`] per window function call), `trace.rs`,
+//! `trace_format.rs` (trace JSON and text), `view.rs` (the fold).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod assigner;
