@@ -61,7 +61,8 @@ pub struct WindowView {
     pub key: KeyId,
     pub window: Window,
     pub state: WindowState,
-    /// The elements in the window's state now (for a merged session: the merged contents).
+    /// The elements in the window's state now (for a merged session: the merged contents);
+    /// attached to the live windows when the view is settled, empty for gone ones.
     pub contents: Vec<ElemIdx>,
     /// The last result the window function emitted: (sum, count).
     pub last_result: Option<(i64, u64)>,
