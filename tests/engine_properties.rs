@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use tidemark::engine::scenario::{
     AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, TriggerSpec, WatermarkSpec,
 };
+use tidemark::engine::view::{StepView, at_step};
 use tidemark::engine::{Output, Run, Scenario, TimeWindow, TraceKind, Window, run};
 
 fn assigner() -> impl Strategy<Value = AssignerSpec> {
@@ -115,7 +116,9 @@ fn fates(r: &Run) -> Fates {
     let mut f = Fates::default();
     for ev in &r.trace {
         match &ev.kind {
-            TraceKind::Fired { elems, .. } => f.fired.extend(elems.iter().copied()),
+            TraceKind::Fired { output, .. } => {
+                f.fired.extend(r.firing(*output).iter().flat_map(|firing| firing.elems.iter().copied()))
+            }
             TraceKind::SideOutput { elem, .. } => {
                 f.side_output.insert(*elem);
             }
@@ -230,6 +233,40 @@ proptest! {
                 _ => {}
             }
         }
+    }
+
+    /// The step view is one fold: folding on from step to step (`StepView::advance`), or event
+    /// by event (`StepView::apply`), and settling gives at every playhead what `at_step` folds
+    /// from the start; and while it folds, its live windows and pending timers are already those
+    /// of the settled view.
+    #[test]
+    fn the_view_folds_incrementally(s in scenario()) {
+        let r = run(&s);
+        let mut stepped = StepView::new(&r);
+        let mut by_event = StepView::new(&r);
+        let mut next_event = 0;
+        for step in 0..=r.steps {
+            stepped.advance(&r, step);
+            while let Some(ev) = r.trace.get(next_event).filter(|e| e.step < step) {
+                by_event.apply(&r, ev);
+                next_event += 1;
+            }
+            let full = at_step(&r, step);
+            let live: Vec<(u32, Window)> = stepped.live_windows().map(|w| (w.key, w.window)).collect();
+            let full_live: Vec<(u32, Window)> = full.live_windows().map(|w| (w.key, w.window)).collect();
+            prop_assert_eq!(live, full_live, "live windows at {}", step);
+            let pending: Vec<_> = stepped.pending_timers().copied().collect();
+            let full_pending: Vec<_> = full.pending_timers().copied().collect();
+            prop_assert_eq!(pending, full_pending, "pending timers at {}", step);
+            let mut settled = stepped.clone();
+            settled.settle();
+            prop_assert_eq!(&settled, &full, "view at {}", step);
+            // Settling in the middle does not disturb folding on.
+            if step % 3 == 1 { stepped.settle(); }
+        }
+        by_event.step = r.steps;
+        by_event.settle();
+        prop_assert_eq!(by_event, at_step(&r, r.steps));
     }
 
     /// Tumbling and sliding windows with the default trigger agree with a naive model written

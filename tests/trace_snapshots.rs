@@ -15,7 +15,7 @@ fn text_trace(dir: &str, name: &str) -> String {
     }
     let s = Scenario::from_value(&value).unwrap_or_else(|e| panic!("{name}: {e}"));
     let r = run(&s);
-    r.trace.iter().map(|e| e.display(&r.keys).to_string()).collect::<Vec<_>>().join("\n")
+    r.trace.iter().map(|e| e.display(&r).to_string()).collect::<Vec<_>>().join("\n")
 }
 
 #[test]

@@ -155,13 +155,13 @@ fn render(run: &Run, format: Format) -> String {
         }
         Format::Trace => {
             for event in &run.trace {
-                out.push_str(&event.to_json(&run.keys).to_string());
+                out.push_str(&event.to_json(run).to_string());
                 out.push('\n');
             }
         }
         Format::Text => {
             for event in &run.trace {
-                out.push_str(&event.display(&run.keys).to_string());
+                out.push_str(&event.display(run).to_string());
                 out.push('\n');
             }
         }

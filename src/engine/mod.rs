@@ -19,24 +19,41 @@
 //! ```
 //!
 //! Every step produces [`trace::TraceEvent`]s with a sequence number; the UI only reads the
-//! trace. [`run::run`] runs a whole [`scenario::Scenario`].
+//! trace. [`run::run`] runs a whole [`scenario::Scenario`]; [`view::StepView`] folds the trace
+//! into what a playhead shows, for the timeline and the teaching layer alike.
+//!
+//! Where each part lives: `assigner.rs` (assign), `merging.rs` (merge), `trigger.rs` (the
+//! triggers and their context), `timers.rs`, `evictor.rs`, `key_state.rs` (per-key window
+//! state), `operator/` (the `WindowOperator` loop), `config.rs` (what Flink checks before the job
+//! runs); `source.rs` (watermarks), `process_fn.rs` and `tvf.rs` (the other operators the source
+//! feeds); `output.rs` (outputs, one [`Firing`] per window function call), `trace.rs`,
+//! `trace_format.rs` (trace JSON and text), `view.rs` (the fold).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod assigner;
+pub mod config;
+mod evictor;
+mod key_state;
+mod merging;
 pub mod operator;
 pub mod output;
 pub mod process_fn;
+pub mod recorder;
 pub mod run;
 pub mod scenario;
 pub mod source;
 pub mod time;
 pub mod timers;
 pub mod trace;
+pub mod trace_format;
+pub mod trigger;
 pub mod tvf;
 pub mod view;
 
-pub use operator::{OperatorStats, TriggerResult, WindowOperator};
+pub use operator::{OperatorStats, WindowOperator};
 pub use output::{Firing, FlinkError, Output};
 pub use run::{ElementInfo, Run, RunOptions, run, run_with};
 pub use scenario::{InputItem, Scenario, ScenarioError};
 pub use time::{Millis, TimeWindow, Window};
 pub use trace::{FireCause, FiringKind, KeyId, TraceEvent, TraceKind};
+pub use trigger::TriggerResult;

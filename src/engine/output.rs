@@ -39,7 +39,8 @@ impl fmt::Display for FlinkError {
     }
 }
 
-/// One call of the window function.
+/// One call of the window function: what the output, the trace (by its index in
+/// [`super::Run::outputs`]) and the teaching layer all read. A window TVF's row carries one too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Firing {
     pub key: KeyId,
@@ -56,6 +57,8 @@ pub struct Firing {
     /// `ctx.currentWatermark()` at the call.
     pub watermark: Millis,
     pub cause: FireCause,
+    /// The trigger said FIRE_AND_PURGE: the contents are cleared after the call.
+    pub purge: bool,
     /// The input step during which it fired.
     pub step: usize,
 }
@@ -108,23 +111,28 @@ pub struct ProcessRecord {
     pub step: usize,
 }
 
-/// One final result of a window TVF aggregation.
+/// One final result of a window TVF aggregation: the SQL row's window columns, and the
+/// aggregation as a firing of its window (the first and only one: `n` 0, the main firing, caused
+/// by the timer at `window_time`, state purged).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TvfRow {
-    pub key: KeyId,
     pub window_start: Millis,
     pub window_end: Millis,
     /// `window_end - 1`, the rowtime of the result.
     pub window_time: Millis,
-    pub ids: Vec<i64>,
-    pub elems: Vec<ElemIdx>,
-    pub sum: i64,
-    pub count: u64,
-    pub watermark: Millis,
-    pub step: usize,
+    pub firing: Firing,
 }
 
 impl Output {
+    /// The window function's call behind this output: a window firing, or a TVF row's.
+    pub fn firing(&self) -> Option<&Firing> {
+        match self {
+            Output::Fire(f) => Some(f),
+            Output::Tvf(r) => Some(&r.firing),
+            Output::Late { .. } | Output::Error(_) | Output::Process(_) => None,
+        }
+    }
+
     /// The oracle's JSON line (`cause` included; `compare.py` ignores it unless asked).
     /// One line of the oracle's JSONL, byte for byte: the fields in the oracle's order (the
     /// JSON map of `to_oracle_json` sorts them), so `diff` against a golden works.
@@ -178,9 +186,9 @@ impl Output {
                 Value::Object(o)
             }
             Output::Tvf(r) => json!({
-                "out": "tvf", "key": key_name(&r.key), "window_start": r.window_start,
-                "window_end": r.window_end, "window_time": r.window_time, "sum": r.sum,
-                "count": r.count, "wm": r.watermark,
+                "out": "tvf", "key": key_name(&r.firing.key), "window_start": r.window_start,
+                "window_end": r.window_end, "window_time": r.window_time, "sum": r.firing.sum,
+                "count": r.firing.count, "wm": r.firing.watermark,
             }),
         }
     }

@@ -12,8 +12,9 @@
 
 use std::collections::BTreeMap;
 
-use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats, Recorder};
+use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats};
 use super::output::{FlinkError, Output, ProcessRecord};
+use super::recorder::Recorder;
 use super::scenario::ProcessFunctionSpec;
 use super::time::{LONG_MIN, Millis, Window};
 use super::trace::{ElemIdx, KeyId, TimeDomain, TimerPurpose, TraceKind};

@@ -4,9 +4,10 @@
 
 use rustc_hash::FxHashMap;
 
-use super::operator::{ElementRec, OperatorStats, Recorder, WindowOperator, validate};
-use super::output::{FlinkError, Output};
+use super::operator::{ElementRec, OperatorStats, WindowOperator, validate};
+use super::output::{Firing, FlinkError, Output};
 use super::process_fn::ProcessOperator;
+use super::recorder::Recorder;
 use super::scenario::{AssignerSpec, InputItem, Scenario};
 use super::source::{Source, SourceEvent};
 use super::time::{LONG_MIN, Millis};
@@ -55,6 +56,11 @@ pub struct Run {
 impl Run {
     pub fn key_name(&self, key: KeyId) -> &str {
         self.keys.get(key as usize).map_or("", String::as_str)
+    }
+
+    /// The firing at `output` (a `TraceKind::Fired` event's index): a window's, or a TVF row's.
+    pub fn firing(&self, output: usize) -> Option<&Firing> {
+        self.outputs.get(output).and_then(Output::firing)
     }
 
     /// The oracle's JSON lines, fields in the oracle's order.

@@ -1,12 +1,9 @@
 //! The trace: every input step of a run produces ordered events, each with a sequence number and
 //! the index of the input step that caused it. The UI reads nothing else.
 
-use std::fmt;
-
 use serde::Serialize;
-use serde_json::Value;
 
-use super::time::{Millis, TimeWindow, Window, format_millis};
+use super::time::{Millis, TimeWindow, Window};
 
 /// Index of a key in [`super::Run::keys`] (keys are numbered in order of first appearance).
 pub type KeyId = u32;
@@ -188,19 +185,12 @@ pub enum TraceKind {
         key: KeyId,
         at: Millis,
     },
-    /// The window function ran; `output` indexes [`super::Run::outputs`].
+    /// The window function ran: the [`super::Firing`] at `output` in [`super::Run::outputs`]
+    /// says with what (elements, result, kind, cause); [`super::Run::firing`] finds it.
     Fired {
         key: KeyId,
         window: Window,
         output: usize,
-        elems: Vec<ElemIdx>,
-        sum: i64,
-        count: u64,
-        n: u64,
-        kind: FiringKind,
-        watermark: Millis,
-        cause: FireCause,
-        purge: bool,
     },
     /// An evictor removed elements, before or after the window function.
     Evicted {
@@ -269,189 +259,4 @@ pub struct TraceEvent {
     pub step: usize,
     #[serde(flatten)]
     pub kind: TraceKind,
-}
-
-impl TraceEvent {
-    /// JSON with key names instead of key ids (what `tidemark run --format trace` prints).
-    pub fn to_json(&self, keys: &[String]) -> Value {
-        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
-        if let Value::Object(obj) = &mut v
-            && let Some(Value::Number(n)) = obj.get("key")
-            && let Some(name) = n.as_u64().and_then(|i| keys.get(i as usize))
-        {
-            obj.insert("key".into(), Value::String(name.clone()));
-        }
-        v
-    }
-
-    /// One readable line, with key names resolved.
-    pub fn display<'a>(&'a self, keys: &'a [String]) -> TraceDisplay<'a> {
-        TraceDisplay { event: self, keys }
-    }
-}
-
-pub struct TraceDisplay<'a> {
-    event: &'a TraceEvent,
-    keys: &'a [String],
-}
-
-fn t(ts: Millis) -> String {
-    format_millis(ts)
-}
-
-fn domain_prefix(domain: &TimeDomain) -> &'static str {
-    match domain {
-        TimeDomain::EventTime => "",
-        TimeDomain::ProcessingTime => "processing-time ",
-    }
-}
-
-fn w(window: &Window) -> String {
-    match window {
-        Window::Global => "GlobalWindow".into(),
-        Window::Time(tw) => format!("[{}, {})", t(tw.start), t(tw.end)),
-    }
-}
-
-impl fmt::Display for TraceDisplay<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let key = |k: &KeyId| self.keys.get(*k as usize).map_or("?", |s| s.as_str());
-        let e = self.event;
-        write!(f, "#{:<3} step {:<3} ", e.seq, e.step)?;
-        match &e.kind {
-            TraceKind::ElementArrived { id, key: k, ts, value, .. } => {
-                write!(f, "element {id} arrives: key {} ts {} value {value}", key(k), t(*ts))
-            }
-            TraceKind::WatermarkAdvanced { from, to } => write!(f, "watermark {} -> {}", t(*from), t(*to)),
-            TraceKind::WatermarkIgnored { proposed, current } => {
-                write!(f, "watermark {} ignored: not above the current {}", t(*proposed), t(*current))
-            }
-            TraceKind::WindowsAssigned { key: k, windows, .. } => {
-                let list: Vec<String> = windows.iter().map(w).collect();
-                write!(
-                    f,
-                    "assigner: key {} -> {}",
-                    key(k),
-                    if list.is_empty() { "no window".into() } else { list.join(" ") }
-                )
-            }
-            TraceKind::WindowCreated { key: k, window } => write!(f, "window {} {} created", key(k), w(window)),
-            TraceKind::ElementAdded { id, key: k, window, state_window, .. } => {
-                if state_window == window {
-                    write!(f, "element {id} added to {} {}", key(k), w(window))
-                } else {
-                    write!(f, "element {id} added to {} {} (state window {})", key(k), w(window), w(state_window))
-                }
-            }
-            TraceKind::WindowLate { id, key: k, window, cleanup_time, watermark, .. } => write!(
-                f,
-                "window {} {} is late for element {id}: cleanup time {} <= watermark {}",
-                key(k),
-                w(window),
-                t(*cleanup_time),
-                t(*watermark)
-            ),
-            TraceKind::TimerRegistered { key: k, window, time, purpose, domain } => write!(
-                f,
-                "{}timer {} registered at {} for {} {}",
-                domain_prefix(domain),
-                purpose.label(),
-                t(*time),
-                key(k),
-                w(window)
-            ),
-            TraceKind::TimerDeleted { key: k, window, time, purpose, domain } => write!(
-                f,
-                "{}timer {} deleted at {} for {} {}",
-                domain_prefix(domain),
-                purpose.label(),
-                t(*time),
-                key(k),
-                w(window)
-            ),
-            TraceKind::TimerFired { key: k, window, time, purpose, stale, domain } => write!(
-                f,
-                "{}timer {} fires at {} for {} {}{}",
-                domain_prefix(domain),
-                purpose.label(),
-                t(*time),
-                key(k),
-                w(window),
-                if *stale { " (window no longer exists: ignored)" } else { "" }
-            ),
-            TraceKind::PartitionWatermark { partition, watermark } => {
-                write!(f, "partition {partition} watermark -> {}", t(*watermark))
-            }
-            TraceKind::PartitionIdle { partition, at } => {
-                write!(f, "partition {partition} idle at processing time {at}: it leaves the watermark minimum")
-            }
-            TraceKind::PartitionActive { partition, at } => {
-                write!(f, "partition {partition} active again at processing time {at}")
-            }
-            TraceKind::FunctionEmitted { key: k, kind, ts, .. } => {
-                write!(f, "process function emits {kind} for {} at {}", key(k), t(*ts))
-            }
-            TraceKind::StateUpdated { key: k, what } => write!(f, "state of {}: {what}", key(k)),
-            TraceKind::StateExpired { key: k, at } => {
-                write!(f, "state of {} expired (TTL, processing time {at})", key(k))
-            }
-            TraceKind::Fired { key: k, window, sum, count, n, kind, watermark, purge, .. } => write!(
-                f,
-                "{} firing of {} {}: sum {sum} count {count} (n={n}, wm {}){}",
-                kind.label(),
-                key(k),
-                w(window),
-                t(*watermark),
-                if *purge { ", then purge" } else { "" }
-            ),
-            TraceKind::Evicted { key: k, window, elems, after_function } => write!(
-                f,
-                "evictor removed {} element(s) from {} {} {} the function",
-                elems.len(),
-                key(k),
-                w(window),
-                if *after_function { "after" } else { "before" }
-            ),
-            TraceKind::Purged { key: k, window, elems } => {
-                write!(f, "purge: {} {} loses its {} element(s)", key(k), w(window), elems.len())
-            }
-            TraceKind::CleanedUp { key: k, window, time, elems, unfired } => write!(
-                f,
-                "cleanup of {} {} at {}: state cleared ({} element(s), {} never emitted)",
-                key(k),
-                w(window),
-                t(*time),
-                elems.len(),
-                unfired.len()
-            ),
-            TraceKind::SessionsMerged { key: k, new_window, merged, into, state_window } => {
-                let list: Vec<String> = merged.iter().map(|m| w(&Window::Time(*m))).collect();
-                write!(
-                    f,
-                    "sessions of {} merged: new {} + {} -> {} (state window {})",
-                    key(k),
-                    w(&Window::Time(*new_window)),
-                    list.join(" + "),
-                    w(&Window::Time(*into)),
-                    w(&Window::Time(*state_window))
-                )
-            }
-            TraceKind::SideOutput { id, key: k, ts, .. } => {
-                write!(f, "element {id} (key {} ts {}) -> late side output", key(k), t(*ts))
-            }
-            TraceKind::Dropped { id, key: k, ts, counted, .. } => write!(
-                f,
-                "element {id} (key {} ts {}) dropped{}",
-                key(k),
-                t(*ts),
-                if *counted { " (numLateRecordsDropped +1)" } else { " silently" }
-            ),
-            TraceKind::EndOfInput { max_watermark } => write!(
-                f,
-                "end of input{}",
-                if *max_watermark { ": the source emits watermark Long.MAX" } else { " (no MAX watermark)" }
-            ),
-            TraceKind::Error { phase, class, message } => write!(f, "error ({phase}): {class}: {message}"),
-        }
-    }
 }

@@ -12,8 +12,9 @@
 
 use std::collections::BTreeMap;
 
-use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats, Recorder};
-use super::output::{FlinkError, Output, TvfRow};
+use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats};
+use super::output::{Firing, FlinkError, Output, TvfRow};
+use super::recorder::Recorder;
 use super::scenario::TvfSpec;
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window, window_start_with_offset};
@@ -212,23 +213,10 @@ impl TvfOperator {
             let sum = elems.iter().fold(0i64, |s, &e| s.wrapping_add(self.elements[e as usize].value));
             let count = elems.len() as u64;
             let output = self.rec.outputs.len();
-            self.rec.outputs.push(Output::Tvf(TvfRow {
-                key,
-                window_start: start,
-                window_end: end,
-                window_time: time,
-                ids,
-                elems: elems.clone(),
-                sum,
-                count,
-                watermark,
-                step: self.rec.step,
-            }));
-            self.stats.firings += 1;
-            self.rec.push(TraceKind::Fired {
+            let firing = Firing {
                 key,
                 window,
-                output,
+                ids,
                 elems: elems.clone(),
                 sum,
                 count,
@@ -237,7 +225,16 @@ impl TvfOperator {
                 watermark,
                 cause: FireCause::Timer { time },
                 purge: true,
-            });
+                step: self.rec.step,
+            };
+            self.rec.outputs.push(Output::Tvf(TvfRow {
+                window_start: start,
+                window_end: end,
+                window_time: time,
+                firing,
+            }));
+            self.stats.firings += 1;
+            self.rec.push(TraceKind::Fired { key, window, output });
             self.rec.push(TraceKind::CleanedUp { key, window, time, elems, unfired: Vec::new() });
         }
         Ok(())

@@ -3,11 +3,20 @@
 //!
 //! Playhead convention: `at_step(s)` shows the state after the first `s` steps, so `0` is before
 //! any input and `run.steps` (the input items plus the end of input) is the end.
+//!
+//! The view is a fold of the trace: [`StepView::apply`] folds one event, [`StepView::advance`]
+//! the events of the next steps, and [`at_step`] folds from the start and settles the result
+//! (the windows and timers in their documented order, each live window's contents attached).
+//! One fold for everyone: the timeline draws a settled view; the teaching layer reads the same
+//! fold, walking a run step by step (the quiz) without re-folding from the start.
 
 use std::collections::BTreeMap;
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
+use super::output::Firing;
 use super::run::Run;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window};
 use super::trace::{ElemIdx, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
@@ -52,7 +61,8 @@ pub struct WindowView {
     pub key: KeyId,
     pub window: Window,
     pub state: WindowState,
-    /// The elements in the window's state now (for a merged session: the merged contents).
+    /// The elements in the window's state now (for a merged session: the merged contents);
+    /// attached to the live windows when the view is settled, empty for gone ones.
     pub contents: Vec<ElemIdx>,
     /// The last result the window function emitted: (sum, count).
     pub last_result: Option<(i64, u64)>,
@@ -121,25 +131,127 @@ pub struct TimerView {
     pub domain: TimeDomain,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// What the operator looks like at a playhead, folded from the trace.
+#[derive(Clone, Debug)]
 pub struct StepView {
+    /// The playhead: how many input steps are folded in.
     pub step: usize,
     pub watermark: Millis,
-    /// Every window that existed up to the playhead, ordered by (key, window).
+    /// Every window that existed up to the playhead. Ordered by (key, window) once settled
+    /// ([`at_step`], [`StepView::settle`]); while folding, in the order the trace created them.
     pub windows: Vec<WindowView>,
     /// Outcome per arrived element, indexed like `Run::elements` (`None`: not arrived yet).
     pub elements: Vec<Option<ElementOutcome>>,
-    /// Timers in (domain, time, key, window) order; a re-registered timer shows its latest status.
+    /// Timers in (domain, time, key, window) order once settled (while folding, in the order
+    /// of first registration); a re-registered timer shows its latest status.
     pub timers: Vec<TimerView>,
     /// How many of `Run::outputs` were emitted up to the playhead.
     pub outputs: usize,
     /// The largest event timestamp seen so far.
     pub max_timestamp: Option<Millis>,
+    fold: Fold,
+}
+
+/// A timer's identity in the fold: (domain, time, key, window), its firing order.
+type TimerSlot = (TimeDomain, Millis, KeyId, Window);
+
+/// The fold's bookkeeping beside the lists. Why hash maps and a sort when settling: the fold
+/// does many point lookups, and the timeline wants the lists ordered once.
+#[derive(Clone, Debug, Default)]
+struct Fold {
+    /// Index in `windows` of each (key, window).
+    window_at: FxHashMap<(KeyId, Window), usize>,
+    /// Index in `timers` of each timer.
+    timer_at: FxHashMap<TimerSlot, usize>,
+    /// The state window of each window (it differs for merged sessions), to show a window's
+    /// contents.
+    state_of: FxHashMap<(KeyId, Window), Window>,
+    /// Contents per (key, state window).
+    contents: FxHashMap<(KeyId, Window), Vec<ElemIdx>>,
+    /// While folding: the indices of the live windows, and each window's place in it
+    /// (`NOT_LISTED` if dead), so that the live set is kept in O(1) per event and read without a
+    /// pass over every window.
+    live: Vec<usize>,
+    live_slot: Vec<usize>,
+    /// The same for the registered (pending) timers.
+    pending: Vec<usize>,
+    pending_slot: Vec<usize>,
+    /// The live and pending lists are kept (a view that is read while it folds); `at_step`
+    /// reads only its settled result, so it saves their upkeep.
+    track: bool,
+    /// The lists are in their documented order (and the indices above stale until the next
+    /// event rebuilds them).
+    settled: bool,
+}
+
+const NOT_LISTED: usize = usize::MAX;
+
+/// Adds `i` to an index list (`list`, with each member's place in `slot`), or removes it.
+fn set_listed(list: &mut Vec<usize>, slot: &mut Vec<usize>, i: usize, listed: bool) {
+    if slot.len() <= i {
+        slot.resize(i + 1, NOT_LISTED);
+    }
+    match (slot[i] != NOT_LISTED, listed) {
+        (false, true) => {
+            slot[i] = list.len();
+            list.push(i);
+        }
+        (true, false) => {
+            let at = slot[i];
+            list.swap_remove(at);
+            if let Some(&moved) = list.get(at) {
+                slot[moved] = at;
+            }
+            slot[i] = NOT_LISTED;
+        }
+        _ => {}
+    }
+}
+
+/// Two views are equal when they show the same thing (the fold's bookkeeping aside).
+impl PartialEq for StepView {
+    fn eq(&self, other: &Self) -> bool {
+        self.step == other.step
+            && self.watermark == other.watermark
+            && self.windows == other.windows
+            && self.elements == other.elements
+            && self.timers == other.timers
+            && self.outputs == other.outputs
+            && self.max_timestamp == other.max_timestamp
+    }
 }
 
 impl StepView {
+    /// The view before any input (playhead 0), with room for every element of `run`.
+    pub fn new(run: &Run) -> StepView {
+        StepView { fold: Fold { track: true, ..Fold::default() }, ..StepView::untracked(run) }
+    }
+
+    /// A view that keeps no live or pending lists while folding: for a fold that is settled
+    /// before anyone reads it.
+    fn untracked(run: &Run) -> StepView {
+        StepView {
+            step: 0,
+            watermark: LONG_MIN,
+            windows: Vec::new(),
+            elements: vec![None; run.elements.len()],
+            timers: Vec::new(),
+            outputs: 0,
+            max_timestamp: None,
+            fold: Fold::default(),
+        }
+    }
+
+    /// The live windows (not cleaned up, not merged away), ordered by (key, window).
     pub fn live_windows(&self) -> impl Iterator<Item = &WindowView> {
-        self.windows.iter().filter(|w| w.state.is_live())
+        // Settled, the windows are in order; while folding, the live set is small and sorted here.
+        let settled = self.fold.settled.then(|| self.windows.iter().filter(|w| w.state.is_live()));
+        let mut folding: Vec<&WindowView> = Vec::new();
+        if !self.fold.settled {
+            folding.extend(self.fold.live.iter().filter_map(|&i| self.windows.get(i)));
+            folding.sort_unstable_by_key(|w| (w.key, w.window));
+        }
+        settled.into_iter().flatten().chain(folding)
     }
 
     /// Live windows whose end has passed the watermark: only allowed lateness keeps them (and
@@ -158,194 +270,227 @@ impl StepView {
         per_key
     }
 
-    /// Pending (registered, neither fired nor deleted) timers.
+    /// Pending (registered, neither fired nor deleted) timers, in (domain, time, key, window)
+    /// order.
     pub fn pending_timers(&self) -> impl Iterator<Item = &TimerView> {
-        self.timers.iter().filter(|t| t.status == TimerStatus::Registered)
+        let settled = self.fold.settled.then(|| self.timers.iter().filter(|t| t.status == TimerStatus::Registered));
+        let mut folding: Vec<&TimerView> = Vec::new();
+        if !self.fold.settled {
+            folding.extend(self.fold.pending.iter().filter_map(|&i| self.timers.get(i)));
+            folding.sort_unstable_by_key(|t| (t.domain, t.time, t.key, t.window));
+        }
+        settled.into_iter().flatten().chain(folding)
     }
-}
 
-/// Folds the trace of `run` up to (excluding) input step `step`.
-pub fn at_step(run: &Run, step: usize) -> StepView {
-    let step = step.min(run.steps);
-    let events: &[TraceEvent] = {
-        let end = run.trace.partition_point(|e| e.step < step);
-        &run.trace[..end]
-    };
-    // Why hash maps and a sort at the end: the fold does many point lookups and the UI wants the
-    // result ordered once (windows by key and window, timers by firing order).
-    let mut windows: FxHashMap<(KeyId, Window), WindowView> = FxHashMap::default();
-    let mut elements: Vec<Option<ElementOutcome>> = vec![None; run.elements.len()];
-    let mut timers: FxHashMap<(TimeDomain, Millis, KeyId, Window), TimerView> = FxHashMap::default();
-    let mut outputs = 0;
-    let mut max_timestamp: Option<Millis> = None;
-    let mut watermark = LONG_MIN;
+    /// Folds the events of the steps from the playhead up to (excluding) `step`, and moves the
+    /// playhead there (never back; past the end it stops at the end). The lists are left in
+    /// fold order: [`StepView::settle`] orders them.
+    pub fn advance(&mut self, run: &Run, step: usize) {
+        let step = step.min(run.steps);
+        if step <= self.step {
+            return;
+        }
+        let from = run.trace.partition_point(|e| e.step < self.step);
+        let to = run.trace.partition_point(|e| e.step < step);
+        if self.fold.settled {
+            self.reindex();
+        }
+        for ev in run.trace.get(from..to).unwrap_or(&[]) {
+            self.fold_event(run, ev);
+        }
+        self.step = step;
+    }
 
-    // The state window of each live session window, to show merged contents on the window.
-    let mut state_of: FxHashMap<(KeyId, Window), Window> = FxHashMap::default();
-    let mut contents: FxHashMap<(KeyId, Window), Vec<ElemIdx>> = FxHashMap::default();
+    /// Orders the windows by (key, window) and the timers by firing order, and attaches each
+    /// live window's contents. Folding may go on afterwards.
+    pub fn settle(&mut self) {
+        self.windows.sort_unstable_by_key(|w| (w.key, w.window));
+        self.timers.sort_unstable_by_key(|t| (t.domain, t.time, t.key, t.window));
+        let fold = &self.fold;
+        for w in self.windows.iter_mut().filter(|w| w.state.is_live()) {
+            let sw = fold.state_of.get(&(w.key, w.window)).copied().unwrap_or(w.window);
+            w.contents = fold.contents.get(&(w.key, sw)).cloned().unwrap_or_default();
+        }
+        self.fold.settled = true;
+    }
 
-    let set = |elements: &mut Vec<Option<ElementOutcome>>, e: ElemIdx, outcome: ElementOutcome| {
-        if let Some(slot) = elements.get_mut(e as usize) {
+    /// After [`StepView::settle`] reordered the lists: the indices again, before folding on.
+    fn reindex(&mut self) {
+        let fold = &mut self.fold;
+        fold.live.clear();
+        fold.live_slot.clear();
+        fold.pending.clear();
+        fold.pending_slot.clear();
+        for (i, w) in self.windows.iter().enumerate() {
+            fold.window_at.insert((w.key, w.window), i);
+            if w.state.is_live() {
+                set_listed(&mut fold.live, &mut fold.live_slot, i, true);
+            }
+        }
+        for (i, t) in self.timers.iter().enumerate() {
+            fold.timer_at.insert((t.domain, t.time, t.key, t.window), i);
+            if t.status == TimerStatus::Registered {
+                set_listed(&mut fold.pending, &mut fold.pending_slot, i, true);
+            }
+        }
+        fold.track = true;
+        fold.settled = false;
+    }
+
+    fn set_outcome(&mut self, e: ElemIdx, outcome: ElementOutcome) {
+        if let Some(slot) = self.elements.get_mut(e as usize) {
             *slot = Some(outcome);
         }
-    };
+    }
 
-    for ev in events {
+    fn outcome(&self, e: ElemIdx) -> Option<ElementOutcome> {
+        self.elements.get(e as usize).copied().flatten()
+    }
+
+    /// Puts a window's view in (replacing one of the same key and window) and keeps the live
+    /// set in step.
+    fn put_window(&mut self, view: WindowView) {
+        let live = view.state.is_live();
+        let i = match self.fold.window_at.entry((view.key, view.window)) {
+            Entry::Occupied(at) => {
+                self.windows[*at.get()] = view;
+                *at.get()
+            }
+            Entry::Vacant(at) => {
+                at.insert(self.windows.len());
+                self.windows.push(view);
+                self.windows.len() - 1
+            }
+        };
+        self.set_live(i, live);
+    }
+
+    fn set_live(&mut self, i: usize, live: bool) {
+        if self.fold.track {
+            set_listed(&mut self.fold.live, &mut self.fold.live_slot, i, live);
+        }
+    }
+
+    fn window_mut(&mut self, key: KeyId, window: Window) -> Option<&mut WindowView> {
+        let &i = self.fold.window_at.get(&(key, window))?;
+        self.windows.get_mut(i)
+    }
+
+    /// The window at `i` ends (cleaned up or merged away) at step `step`.
+    fn end_window(&mut self, i: usize, state: WindowState, step: usize) {
+        if let Some(w) = self.windows.get_mut(i) {
+            w.state = state;
+            w.ended_step = Some(step);
+            // A gone window shows no contents (a settled view had attached them while it lived).
+            w.contents = Vec::new();
+        }
+        self.set_live(i, false);
+    }
+
+    /// A timer's latest status (and purpose), added if the trace had not registered it.
+    fn put_timer(&mut self, timer: TimerView) {
+        let i = match self.fold.timer_at.entry((timer.domain, timer.time, timer.key, timer.window)) {
+            Entry::Occupied(at) => {
+                self.timers[*at.get()] = timer;
+                *at.get()
+            }
+            Entry::Vacant(at) => {
+                at.insert(self.timers.len());
+                self.timers.push(timer);
+                self.timers.len() - 1
+            }
+        };
+        self.set_pending(i, timer.status == TimerStatus::Registered);
+    }
+
+    fn set_pending(&mut self, i: usize, pending: bool) {
+        if self.fold.track {
+            set_listed(&mut self.fold.pending, &mut self.fold.pending_slot, i, pending);
+        }
+    }
+
+    /// Folds one trace event of `run` into the view; a firing's elements and result come from
+    /// `run`'s outputs (the trace keeps the output's index).
+    pub fn apply(&mut self, run: &Run, ev: &TraceEvent) {
+        if self.fold.settled {
+            self.reindex();
+        }
+        self.step = self.step.max(ev.step + 1);
+        self.fold_event(run, ev);
+    }
+
+    /// The fold of one event (inlined into [`StepView::advance`]'s loop: it runs for every
+    /// event of every drag frame).
+    #[inline(always)]
+    fn fold_event(&mut self, run: &Run, ev: &TraceEvent) {
         match &ev.kind {
             TraceKind::ElementArrived { elem, ts, .. } => {
-                set(&mut elements, *elem, ElementOutcome::Pending);
-                max_timestamp = Some(max_timestamp.map_or(*ts, |m: Millis| m.max(*ts)));
+                self.set_outcome(*elem, ElementOutcome::Pending);
+                self.max_timestamp = Some(self.max_timestamp.map_or(*ts, |m: Millis| m.max(*ts)));
             }
-            TraceKind::WatermarkAdvanced { to, .. } => watermark = *to,
-            TraceKind::WindowCreated { key, window } => {
-                windows.insert(
-                    (*key, *window),
-                    WindowView {
-                        key: *key,
-                        window: *window,
-                        state: WindowState::Open,
-                        contents: Vec::new(),
-                        last_result: None,
-                        firings: 0,
-                        created_step: ev.step,
-                        ended_step: None,
-                    },
-                );
-            }
+            TraceKind::WatermarkAdvanced { to, .. } => self.watermark = *to,
+            TraceKind::WindowCreated { key, window } => self.put_window(WindowView::new(*key, *window, ev.step)),
             TraceKind::ElementAdded { elem, key, window, state_window, .. } => {
-                state_of.insert((*key, *window), *state_window);
-                contents.entry((*key, *state_window)).or_default().push(*elem);
+                self.fold.state_of.insert((*key, *window), *state_window);
+                self.fold.contents.entry((*key, *state_window)).or_default().push(*elem);
             }
-            TraceKind::SessionsMerged { key, new_window, merged, into, state_window } => {
-                let target = (*key, Window::Time(*state_window));
-                for m in merged {
-                    let mw = Window::Time(*m);
-                    if let Some(old_state) = state_of.remove(&(*key, mw))
-                        && old_state != target.1
-                        && let Some(elems) = contents.remove(&(*key, old_state))
-                    {
-                        contents.entry(target).or_default().extend(elems);
-                    }
-                }
-                state_of.insert((*key, Window::Time(*into)), target.1);
-                // The merged window inherits the most advanced state of what it absorbed.
-                let mut view = WindowView {
-                    key: *key,
-                    window: Window::Time(*into),
-                    state: WindowState::Open,
-                    contents: Vec::new(),
-                    last_result: None,
-                    firings: 0,
-                    created_step: ev.step,
-                    ended_step: None,
-                };
-                for m in merged {
-                    if let Some(old) = windows.get_mut(&(*key, Window::Time(*m))) {
-                        view.firings += old.firings;
-                        view.created_step = view.created_step.min(old.created_step);
-                        if old.last_result.is_some() {
-                            view.last_result = old.last_result;
-                        }
-                        if rank(old.state) > rank(view.state) {
-                            view.state = old.state;
-                        }
-                        old.state = WindowState::Merged { into: *into };
-                        old.ended_step = Some(ev.step);
-                    }
-                }
-                let _ = new_window;
-                windows.insert((*key, Window::Time(*into)), view);
+            TraceKind::SessionsMerged { key, merged, into, state_window, .. } => {
+                self.merge_sessions(*key, merged, *into, *state_window, ev.step)
             }
             TraceKind::TimerRegistered { key, window, time, purpose, domain } => {
-                timers.insert(
-                    (*domain, *time, *key, *window),
-                    TimerView {
-                        key: *key,
-                        window: *window,
-                        time: *time,
-                        purpose: *purpose,
-                        status: TimerStatus::Registered,
-                        domain: *domain,
-                    },
-                );
+                let status = TimerStatus::Registered;
+                let timer =
+                    TimerView { key: *key, window: *window, time: *time, purpose: *purpose, status, domain: *domain };
+                self.put_timer(timer);
             }
             TraceKind::TimerDeleted { key, window, time, domain, .. } => {
-                if let Some(t) = timers.get_mut(&(*domain, *time, *key, *window)) {
-                    t.status = TimerStatus::Deleted;
+                if let Some(&i) = self.fold.timer_at.get(&(*domain, *time, *key, *window)) {
+                    self.timers[i].status = TimerStatus::Deleted;
+                    self.set_pending(i, false);
                 }
             }
             TraceKind::TimerFired { key, window, time, purpose, domain, .. } => {
-                let t = timers.entry((*domain, *time, *key, *window)).or_insert(TimerView {
-                    key: *key,
-                    window: *window,
-                    time: *time,
-                    purpose: *purpose,
-                    status: TimerStatus::Fired,
-                    domain: *domain,
-                });
-                t.purpose = *purpose;
-                t.status = TimerStatus::Fired;
+                let status = TimerStatus::Fired;
+                let timer =
+                    TimerView { key: *key, window: *window, time: *time, purpose: *purpose, status, domain: *domain };
+                self.put_timer(timer);
             }
-            TraceKind::Fired { key, window, elems, sum, count, kind, .. } => {
-                outputs += 1;
-                for e in elems {
-                    let current = elements.get(*e as usize).copied().flatten();
-                    let outcome = match (kind, current) {
-                        (_, Some(ElementOutcome::OnTime)) => ElementOutcome::OnTime,
-                        (FiringKind::Late, _) => ElementOutcome::InLateFiring,
-                        _ => ElementOutcome::OnTime,
-                    };
-                    set(&mut elements, *e, outcome);
-                }
-                if let Some(w) = windows.get_mut(&(*key, *window)) {
-                    w.firings += 1;
-                    w.last_result = Some((*sum, *count));
-                    w.state = if *kind == FiringKind::Late || w.state == WindowState::LateFired {
-                        WindowState::LateFired
-                    } else {
-                        WindowState::Fired
-                    };
+            TraceKind::Fired { key, window, output } => {
+                self.outputs += 1;
+                if let Some(firing) = run.firing(*output) {
+                    self.fired(*key, *window, firing);
                 }
             }
             TraceKind::Evicted { key, window, elems, .. } => {
-                let sw = state_of.get(&(*key, *window)).copied().unwrap_or(*window);
-                if let Some(c) = contents.get_mut(&(*key, sw)) {
+                let sw = self.fold.state_of.get(&(*key, *window)).copied().unwrap_or(*window);
+                if let Some(c) = self.fold.contents.get_mut(&(*key, sw)) {
                     c.retain(|e| !elems.contains(e));
                 }
-                for e in elems {
-                    if elements.get(*e as usize).copied().flatten() == Some(ElementOutcome::Pending) {
-                        set(&mut elements, *e, ElementOutcome::Discarded);
-                    }
-                }
+                self.discard_pending(elems);
             }
             TraceKind::Purged { key, window, .. } => {
-                let sw = state_of.get(&(*key, *window)).copied().unwrap_or(*window);
-                contents.remove(&(*key, sw));
-                if let Some(w) = windows.get_mut(&(*key, *window)) {
+                let sw = self.fold.state_of.get(&(*key, *window)).copied().unwrap_or(*window);
+                self.fold.contents.remove(&(*key, sw));
+                if let Some(w) = self.window_mut(*key, *window) {
                     w.state = WindowState::Purged;
                 }
             }
             TraceKind::CleanedUp { key, window, unfired, .. } => {
-                let sw = state_of.remove(&(*key, *window)).unwrap_or(*window);
-                contents.remove(&(*key, sw));
-                for e in unfired {
-                    if elements.get(*e as usize).copied().flatten() == Some(ElementOutcome::Pending) {
-                        set(&mut elements, *e, ElementOutcome::Discarded);
-                    }
-                }
-                if let Some(w) = windows.get_mut(&(*key, *window)) {
-                    w.state = WindowState::CleanedUp;
-                    w.ended_step = Some(ev.step);
+                let sw = self.fold.state_of.remove(&(*key, *window)).unwrap_or(*window);
+                self.fold.contents.remove(&(*key, sw));
+                self.discard_pending(unfired);
+                if let Some(&i) = self.fold.window_at.get(&(*key, *window)) {
+                    self.end_window(i, WindowState::CleanedUp, ev.step);
                 }
             }
             TraceKind::SideOutput { elem, .. } => {
-                outputs += 1;
-                set(&mut elements, *elem, ElementOutcome::SideOutput);
+                self.outputs += 1;
+                self.set_outcome(*elem, ElementOutcome::SideOutput);
             }
             TraceKind::Dropped { elem, counted, .. } => {
-                set(&mut elements, *elem, ElementOutcome::Dropped { counted: *counted });
+                self.set_outcome(*elem, ElementOutcome::Dropped { counted: *counted });
             }
-            TraceKind::Error { .. } | TraceKind::FunctionEmitted { .. } => outputs += 1,
+            TraceKind::Error { .. } | TraceKind::FunctionEmitted { .. } => self.outputs += 1,
             TraceKind::WatermarkIgnored { .. }
             | TraceKind::WindowsAssigned { .. }
             | TraceKind::WindowLate { .. }
@@ -357,18 +502,93 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
             | TraceKind::StateExpired { .. } => {}
         }
     }
-    let mut windows: Vec<WindowView> = windows.into_values().collect();
-    windows.sort_unstable_by_key(|w| (w.key, w.window));
-    let mut timers: Vec<((TimeDomain, Millis, KeyId, Window), TimerView)> = timers.into_iter().collect();
-    timers.sort_unstable_by_key(|(k, _)| *k);
-    let timers = timers.into_iter().map(|(_, t)| t).collect();
-    for w in &mut windows {
-        if w.state.is_live() {
-            let sw = state_of.get(&(w.key, w.window)).copied().unwrap_or(w.window);
-            w.contents = contents.get(&(w.key, sw)).cloned().unwrap_or_default();
+
+    /// A firing: its elements are emitted (on time, unless only late firings carried them),
+    /// and its window records the result.
+    fn fired(&mut self, key: KeyId, window: Window, firing: &Firing) {
+        for &e in &firing.elems {
+            let outcome = match (firing.kind, self.outcome(e)) {
+                (_, Some(ElementOutcome::OnTime)) => ElementOutcome::OnTime,
+                (FiringKind::Late, _) => ElementOutcome::InLateFiring,
+                _ => ElementOutcome::OnTime,
+            };
+            self.set_outcome(e, outcome);
+        }
+        if let Some(w) = self.window_mut(key, window) {
+            w.firings += 1;
+            w.last_result = Some((firing.sum, firing.count));
+            w.state = if firing.kind == FiringKind::Late || w.state == WindowState::LateFired {
+                WindowState::LateFired
+            } else {
+                WindowState::Fired
+            };
         }
     }
-    StepView { step, watermark, windows, elements, timers, outputs, max_timestamp }
+
+    /// Elements removed (evicted, or cleaned up unfired) while still waiting are discarded.
+    fn discard_pending(&mut self, elems: &[ElemIdx]) {
+        for &e in elems {
+            if self.outcome(e) == Some(ElementOutcome::Pending) {
+                self.set_outcome(e, ElementOutcome::Discarded);
+            }
+        }
+    }
+
+    /// `MergingWindowSet` merged `merged` into `into`: their contents move to its state window,
+    /// and the merged window inherits the most advanced state of what it absorbed.
+    fn merge_sessions(&mut self, key: KeyId, merged: &[TimeWindow], into: TimeWindow, state: TimeWindow, step: usize) {
+        let target = Window::Time(state);
+        for m in merged {
+            let fold = &mut self.fold;
+            if let Some(old_state) = fold.state_of.remove(&(key, Window::Time(*m)))
+                && old_state != target
+                && let Some(elems) = fold.contents.remove(&(key, old_state))
+            {
+                fold.contents.entry((key, target)).or_default().extend(elems);
+            }
+        }
+        self.fold.state_of.insert((key, Window::Time(into)), target);
+        let mut view = WindowView::new(key, Window::Time(into), step);
+        for m in merged {
+            let Some(&i) = self.fold.window_at.get(&(key, Window::Time(*m))) else { continue };
+            if let Some(old) = self.windows.get(i) {
+                view.firings += old.firings;
+                view.created_step = view.created_step.min(old.created_step);
+                if old.last_result.is_some() {
+                    view.last_result = old.last_result;
+                }
+                if rank(old.state) > rank(view.state) {
+                    view.state = old.state;
+                }
+            }
+            self.end_window(i, WindowState::Merged { into }, step);
+        }
+        self.put_window(view);
+    }
+}
+
+impl WindowView {
+    fn new(key: KeyId, window: Window, created_step: usize) -> WindowView {
+        WindowView {
+            key,
+            window,
+            state: WindowState::Open,
+            contents: Vec::new(),
+            last_result: None,
+            firings: 0,
+            created_step,
+            ended_step: None,
+        }
+    }
+}
+
+/// Folds the trace of `run` up to (excluding) input step `step`, settled.
+pub fn at_step(run: &Run, step: usize) -> StepView {
+    let mut view = StepView::untracked(run);
+    view.advance(run, step);
+    view.step = step.min(run.steps);
+    view.settle();
+    view
 }
 
 fn rank(state: WindowState) -> u8 {

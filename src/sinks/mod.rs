@@ -291,19 +291,10 @@ impl Downstream {
                         absorbed_rows.insert((*key, *into), waiting);
                     }
                 }
-                TraceKind::Fired { output, key, window, elems, n, kind, watermark, cause, .. } => {
+                TraceKind::Fired { output, key, window } => {
                     // The window operator's firings and the window TVF's rows alike.
-                    let ids = match run.outputs.get(*output) {
-                        Some(Output::Fire(f)) => f.ids.clone(),
-                        Some(Output::Tvf(t)) => t.ids.clone(),
-                        _ => {
-                            let mut ids: Vec<i64> =
-                                elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.id).collect();
-                            ids.sort_unstable();
-                            ids
-                        }
-                    };
-                    let values: Vec<i64> = elems.iter().map(value_of).collect();
+                    let Some(firing) = run.firing(*output) else { continue };
+                    let values: Vec<i64> = firing.elems.iter().map(value_of).collect();
                     let f = FiredRef { key: *key, window: *window, step: ev.step };
                     let r = rows.len();
                     let mut row = ResultRow {
@@ -312,12 +303,12 @@ impl Downstream {
                         key: *key,
                         window: *window,
                         value: ResultValue::of(function, &values),
-                        ids,
-                        kind: *kind,
-                        n: *n,
-                        watermark: *watermark,
+                        ids: firing.ids.clone(),
+                        kind: firing.kind,
+                        n: firing.n,
+                        watermark: firing.watermark,
                         record_timestamp: window.max_timestamp(),
-                        cause: *cause,
+                        cause: firing.cause,
                         updates: None,
                         replaces: Vec::new(),
                     };
@@ -610,9 +601,5 @@ struct FiredRef {
 }
 
 fn fire_elems(output: &Output) -> Vec<ElemIdx> {
-    match output {
-        Output::Fire(f) => f.elems.clone(),
-        Output::Tvf(r) => r.elems.clone(),
-        Output::Late { .. } | Output::Error(_) | Output::Process(_) => Vec::new(),
-    }
+    output.firing().map(|f| f.elems.clone()).unwrap_or_default()
 }

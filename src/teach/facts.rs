@@ -1,28 +1,13 @@
 //! What one input step did, sorted out of its trace events: the element's part (assignment,
 //! windows, late windows, element-caused firings, side output or drop) and the watermark's part
-//! (advance, timer firings, cleanups). Narration, "why?" and the quiz all read this.
+//! (advance, timer firings, cleanups). Narration, "why?" and the quiz all read this; what is
+//! alive before or after a step they read from the engine's fold, [`crate::engine::view`].
 
 use crate::engine::time::{Millis, TimeWindow};
-use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TraceEvent, TraceKind};
-use crate::engine::{ElementInfo, Window};
+use crate::engine::trace::{ElemIdx, FireCause, KeyId, TraceEvent, TraceKind};
+use crate::engine::{ElementInfo, Firing, Window};
 
 use super::Context;
-
-/// A firing, flattened from a `TraceKind::Fired` event.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FiringFact {
-    pub seq: u64,
-    pub key: KeyId,
-    pub window: Window,
-    pub elems: Vec<ElemIdx>,
-    pub sum: i64,
-    pub count: u64,
-    pub n: u64,
-    pub kind: FiringKind,
-    pub watermark: Millis,
-    pub cause: FireCause,
-    pub purge: bool,
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CleanupFact {
@@ -62,7 +47,7 @@ pub struct StepFacts<'a> {
     pub late_windows: Vec<(Window, Millis, Millis)>,
     pub merges: Vec<MergeFact>,
     /// Firings caused by the element (`Trigger.onElement` returned FIRE).
-    pub element_firings: Vec<FiringFact>,
+    pub element_firings: Vec<&'a Firing>,
     pub side_output: bool,
     pub dropped: Option<bool>,
     /// An explicit watermark item of this step (advanced or not).
@@ -70,7 +55,7 @@ pub struct StepFacts<'a> {
     pub watermark_advanced: Option<(Millis, Millis)>,
     pub watermark_ignored: Option<(Millis, Millis)>,
     /// Firings caused by timers during the watermark advance.
-    pub timer_firings: Vec<FiringFact>,
+    pub timer_firings: Vec<&'a Firing>,
     pub cleanups: Vec<CleanupFact>,
     /// Trigger timers that fired without a firing (no contents, or CONTINUE), and stale timers.
     pub idle_timers: Vec<(KeyId, Window, Millis, bool)>,
@@ -90,25 +75,6 @@ impl StepFacts<'_> {
         } else {
             self.dropped.map(|counted| Fate::Dropped { counted })
         }
-    }
-}
-
-fn firing(ev: &TraceEvent) -> Option<FiringFact> {
-    match &ev.kind {
-        TraceKind::Fired { key, window, elems, sum, count, n, kind, watermark, cause, purge, .. } => Some(FiringFact {
-            seq: ev.seq,
-            key: *key,
-            window: *window,
-            elems: elems.clone(),
-            sum: *sum,
-            count: *count,
-            n: *n,
-            kind: *kind,
-            watermark: *watermark,
-            cause: *cause,
-            purge: *purge,
-        }),
-        _ => None,
     }
 }
 
@@ -152,11 +118,11 @@ impl<'a> Context<'a> {
                 TraceKind::SessionsMerged { key, new_window, merged, into, .. } => {
                     f.merges.push(MergeFact { key: *key, new_window: *new_window, merged: merged.clone(), into: *into })
                 }
-                TraceKind::Fired { cause, .. } => {
-                    if let Some(fact) = firing(ev) {
-                        match cause {
-                            FireCause::Element { .. } => f.element_firings.push(fact),
-                            FireCause::Timer { .. } | FireCause::ProcessingTimer { .. } => f.timer_firings.push(fact),
+                TraceKind::Fired { output, .. } => {
+                    if let Some(firing) = self.run.firing(*output) {
+                        match firing.cause {
+                            FireCause::Element { .. } => f.element_firings.push(firing),
+                            FireCause::Timer { .. } | FireCause::ProcessingTimer { .. } => f.timer_firings.push(firing),
                         }
                     }
                 }
@@ -196,68 +162,5 @@ impl<'a> Context<'a> {
             }
         }
         f
-    }
-}
-
-/// What is alive after some steps: the live windows (with how often each fired) and the
-/// pending timers. Folded from the trace like `engine::view::at_step`, but incrementally, so
-/// that walking all steps (the quiz) stays linear in the trace.
-#[derive(Clone, Debug, Default)]
-pub struct Live {
-    pub windows: std::collections::BTreeMap<(KeyId, Window), u32>,
-    pub timers: std::collections::BTreeSet<(Millis, KeyId, Window)>,
-    /// The next input step to apply.
-    pub next_step: usize,
-}
-
-impl Live {
-    pub fn apply(&mut self, ev: &TraceEvent) {
-        match &ev.kind {
-            TraceKind::WindowCreated { key, window } => {
-                self.windows.insert((*key, *window), 0);
-            }
-            TraceKind::Fired { key, window, .. } => {
-                if let Some(n) = self.windows.get_mut(&(*key, *window)) {
-                    *n += 1;
-                }
-            }
-            TraceKind::CleanedUp { key, window, .. } => {
-                self.windows.remove(&(*key, *window));
-            }
-            TraceKind::SessionsMerged { key, merged, into, .. } => {
-                let mut firings = 0;
-                for m in merged {
-                    firings += self.windows.remove(&(*key, Window::Time(*m))).unwrap_or(0);
-                }
-                *self.windows.entry((*key, Window::Time(*into))).or_insert(0) += firings;
-            }
-            TraceKind::TimerRegistered { key, window, time, .. } => {
-                self.timers.insert((*time, *key, *window));
-            }
-            TraceKind::TimerDeleted { key, window, time, .. } | TraceKind::TimerFired { key, window, time, .. } => {
-                self.timers.remove(&(*time, *key, *window));
-            }
-            _ => {}
-        }
-    }
-
-    /// Applies the trace events of input step `step`.
-    pub fn apply_step(&mut self, cx: &Context<'_>, step: usize) {
-        for ev in cx.events(step) {
-            self.apply(ev);
-        }
-        self.next_step = step + 1;
-    }
-
-    /// The state at `playhead` (after that many steps), folded from the start.
-    pub fn at(cx: &Context<'_>, playhead: usize) -> Live {
-        let mut live = Live::default();
-        let trace: &[TraceEvent] = &cx.run.trace;
-        let end = trace.partition_point(|e| e.step < playhead);
-        for ev in trace.get(..end).unwrap_or(&[]) {
-            live.apply(ev);
-        }
-        live.next_step = playhead;
-        live
     }
 }

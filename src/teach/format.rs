@@ -139,6 +139,24 @@ pub fn list(items: &[String]) -> String {
     }
 }
 
+/// The text with its first letter in upper case: a label that starts a sentence.
+pub fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The text with its first letter in lower case: a sentence that continues another.
+pub fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +206,16 @@ mod tests {
         assert_eq!(ordinal(12), "12th");
         assert_eq!(ordinal(23), "23rd");
         assert_eq!(list(&["a".into(), "b".into(), "c".into()]), "a, b and c");
+    }
+
+    /// A sentence's first letter, up or down; the rest and the empty text stay as they are.
+    #[test]
+    fn first_letters() {
+        assert_eq!(capitalize("[10:00, 10:01) (key A) is created"), "[10:00, 10:01) (key A) is created");
+        assert_eq!(capitalize("element 3 arrives"), "Element 3 arrives");
+        assert_eq!(capitalize("élan"), "Élan");
+        assert_eq!(lower_first("Watermark 10:01 ≥ 10:00"), "watermark 10:01 ≥ 10:00");
+        assert_eq!(capitalize(""), "");
+        assert_eq!(lower_first(""), "");
     }
 }

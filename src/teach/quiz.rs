@@ -17,11 +17,12 @@
 use std::fmt;
 
 use crate::engine::trace::KeyId;
+use crate::engine::view::StepView;
 use crate::engine::{Run, Scenario, Window};
 
 use super::Context;
-use super::facts::{Fate, Live};
-use super::format::{list, time};
+use super::facts::{Fate, StepFacts};
+use super::format::{capitalize, list, time};
 
 /// More candidate windows than this turn "which windows fire?" into "how many fire?".
 pub const MAX_WINDOW_OPTIONS: usize = 8;
@@ -196,31 +197,28 @@ pub fn check(question: &Question, answer: &Answer) -> Verdict {
     Verdict { correct, expected: question.correct.clone(), expected_label, explanation: question.explanation.clone() }
 }
 
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
+/// The windows alive in `view`, as the quiz names them.
+fn live_refs(view: &StepView) -> Vec<WindowRef> {
+    view.live_windows().map(|w| WindowRef { key: w.key, window: w.window }).collect()
 }
 
 impl Context<'_> {
     /// The questions of the run, in step order.
     pub fn questions(&self) -> Vec<Question> {
-        // One pass over the trace: the live state is carried from step to step.
+        // One pass over the trace: the view is folded on from step to step.
         let mut out = Vec::new();
-        let mut live = Live::default();
+        let mut view = StepView::new(self.run);
         for step in 0..self.run.steps {
             let facts = self.facts(step);
             if facts.error.is_some() {
                 break;
             }
-            let before = live.clone();
-            live.apply_step(self, step);
-            if let Some(q) = self.fate_question(step, &facts, &live) {
+            let before = live_refs(&view);
+            view.advance(self.run, step + 1);
+            if let Some(q) = self.fate_question(step, &facts, &view) {
                 out.push(q);
             }
-            if let Some(q) = self.fire_question(step, &facts, &before, &live) {
+            if let Some(q) = self.fire_question(step, &facts, &before, &view) {
                 out.push(q);
             }
         }
@@ -237,16 +235,17 @@ impl Context<'_> {
         if facts.error.is_some() {
             return Vec::new();
         }
-        let before = Live::at(self, step);
-        let mut after = before.clone();
-        after.apply_step(self, step);
+        let mut after = StepView::new(self.run);
+        after.advance(self.run, step);
+        let before = live_refs(&after);
+        after.advance(self.run, step + 1);
         self.fate_question(step, &facts, &after)
             .into_iter()
             .chain(self.fire_question(step, &facts, &before, &after))
             .collect()
     }
 
-    fn fate_question(&self, step: usize, facts: &super::facts::StepFacts<'_>, after: &Live) -> Option<Question> {
+    fn fate_question(&self, step: usize, facts: &StepFacts<'_>, after: &StepView) -> Option<Question> {
         let (_, info) = facts.element?;
         let fate = match facts.fate()? {
             Fate::Added => ElementFate::Added,
@@ -295,9 +294,9 @@ impl Context<'_> {
     fn fire_question(
         &self,
         step: usize,
-        facts: &super::facts::StepFacts<'_>,
-        before: &Live,
-        after: &Live,
+        facts: &StepFacts<'_>,
+        before: &[WindowRef],
+        after: &StepView,
     ) -> Option<Question> {
         let end = facts.end_of_input == Some(true);
         let moved = facts.watermark_advanced.is_some() || facts.watermark_ignored.is_some();
@@ -309,8 +308,7 @@ impl Context<'_> {
         let merged_away = |r: &WindowRef| {
             facts.merges.iter().any(|m| m.key == r.key && m.merged.iter().any(|w| Window::Time(*w) == r.window))
         };
-        let mut candidates: Vec<WindowRef> =
-            before.windows.keys().map(|(key, window)| WindowRef { key: *key, window: *window }).collect();
+        let mut candidates: Vec<WindowRef> = before.to_vec();
         for (key, window, _) in &facts.added {
             candidates.push(WindowRef { key: *key, window: *window });
         }

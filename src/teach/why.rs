@@ -13,11 +13,12 @@
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::{ElemIdx, FiringKind, KeyId, TraceEvent, TraceKind};
 use crate::engine::view::{ElementOutcome, TimerStatus, WindowState, at_step};
-use crate::engine::{Run, Scenario, Window};
+use crate::engine::{Firing, Run, Scenario, Window};
 
 use super::Context;
 use super::facts::Fate;
-use super::format::{duration, list, plural, time, window as win};
+use super::format::{capitalize, duration, list, lower_first, plural, time, window as win};
+use super::narrate::firing_kind;
 
 /// An answer to "why?": one sentence for the state, then the rule checks behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,24 +51,12 @@ pub fn why_timer(
     Context::new(scenario, run).why_timer(key, window, time, playhead)
 }
 
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
-}
-
 impl<'a> Context<'a> {
     /// The trace up to playhead `playhead` (the steps before it).
     fn trace_until(&self, playhead: usize) -> &'a [TraceEvent] {
         let trace: &'a [TraceEvent] = &self.run.trace;
         let end = trace.partition_point(|e| e.step < playhead);
         trace.get(..end).unwrap_or(&[])
-    }
-
-    fn wm_text(&self, wm: Millis) -> String {
-        if wm == LONG_MIN { "Long.MIN (no watermark yet)".into() } else { time(wm) }
     }
 
     /// `10:02:59.999 (max timestamp 10:00:59.999 + allowed lateness 2 min)`.
@@ -86,15 +75,19 @@ impl<'a> Context<'a> {
 
     /// The firings of (key, window) before `playhead`: (step, firing kind, sum, elems, n).
     fn firings_of(&self, key: KeyId, window: &Window, playhead: usize) -> Vec<(usize, FiringKind, i64, u64)> {
-        self.trace_until(playhead)
-            .iter()
-            .filter_map(|e| match &e.kind {
-                TraceKind::Fired { key: k, window: w, kind, sum, n, .. } if *k == key && w == window => {
-                    Some((e.step, *kind, *sum, *n))
-                }
-                _ => None,
-            })
+        self.firings_until(playhead)
+            .filter(|(_, f)| f.key == key && f.window == *window)
+            .map(|(step, f)| (step, f.kind, f.sum, f.n))
             .collect()
+    }
+
+    /// The firings before `playhead`, with the step of each, in trace order.
+    fn firings_until(&self, playhead: usize) -> impl Iterator<Item = (usize, &'a Firing)> {
+        let run = self.run;
+        self.trace_until(playhead).iter().filter_map(move |e| match &e.kind {
+            TraceKind::Fired { output, .. } => run.firing(*output).map(|f| (e.step, f)),
+            _ => None,
+        })
     }
 
     fn firing_list(&self, firings: &[(usize, FiringKind, i64, u64)]) -> String {
@@ -209,7 +202,7 @@ impl<'a> Context<'a> {
                 "{} was already past its cleanup time: {} ≤ watermark {} (isWindowLate), so it could not take the element.",
                 capitalize(&win(w)),
                 time(*cleanup),
-                self.wm_text(*wm_at)
+                self.wm(*wm_at)
             ));
         }
         if window_reasons.len() > 4 {
@@ -253,12 +246,10 @@ impl<'a> Context<'a> {
         // 5. Where it is now.
         let view = at_step(self.run, playhead);
         let outcome = view.elements.get(elem as usize).copied().flatten();
-        let first_firing = self.trace_until(playhead).iter().find_map(|e| match &e.kind {
-            TraceKind::Fired { key, window, elems, kind, sum, .. } if elems.contains(&elem) => {
-                Some((e.step, *key, *window, *kind, *sum))
-            }
-            _ => None,
-        });
+        let first_firing = self
+            .firings_until(playhead)
+            .find(|(_, f)| f.elems.contains(&elem))
+            .map(|(step, f)| (step, f.key, f.window, f.kind, f.sum));
         let lateness_part = if late {
             format!("late ({} ≤ watermark {})", time(ts), time(wm))
         } else if wm == LONG_MIN {
@@ -356,7 +347,7 @@ impl<'a> Context<'a> {
                 "its window {} was already past its cleanup time ({} ≤ watermark {})",
                 win(w),
                 time(*cleanup),
-                self.wm_text(*wm)
+                self.wm(*wm)
             ),
             ws => format!("all {} of its windows were already past their cleanup times (each ≤ watermark)", ws.len()),
         }
@@ -414,7 +405,7 @@ impl<'a> Context<'a> {
                     "{} no longer exists: at step {} the watermark {} reached its cleanup time {}, and Flink removed its state.",
                     capitalize(&label),
                     step + 1,
-                    self.wm_text(self.watermark_at(step + 1)),
+                    self.wm(self.watermark_at(step + 1)),
                     self.cleanup_text(&window)
                 )
             }
@@ -445,11 +436,7 @@ impl<'a> Context<'a> {
                 let lives = if cleanup == LONG_MAX {
                     "its cleanup time is Long.MAX, so it is never removed".to_string()
                 } else {
-                    format!(
-                        "its cleanup time {} is after the watermark {}",
-                        self.cleanup_text(&window),
-                        self.wm_text(wm)
-                    )
+                    format!("its cleanup time {} is after the watermark {}", self.cleanup_text(&window), self.wm(wm))
                 };
                 let fire_rule = if self.is_count_trigger() {
                     format!("{} fires it by count, never by time", self.trigger_name())
@@ -472,7 +459,7 @@ impl<'a> Context<'a> {
                     WindowState::Open => {
                         reasons.push(format!("It lives on until the watermark passes its cleanup time: {lives}."));
                         let not_yet = if self.fires_at_window_end() && max_ts > wm {
-                            format!(": its max timestamp {} is after the watermark {}", time(max_ts), self.wm_text(wm))
+                            format!(": its max timestamp {} is after the watermark {}", time(max_ts), self.wm(wm))
                         } else {
                             String::new()
                         };
@@ -545,7 +532,7 @@ impl<'a> Context<'a> {
                 "The timer at {} for {} is waiting: event-time timers fire when the watermark reaches their time, and the watermark is {}.",
                 time(t),
                 label,
-                self.wm_text(view.watermark)
+                self.wm(view.watermark)
             ),
             TimerStatus::Fired => {
                 let trace = self.trace_until(playhead);
@@ -569,15 +556,15 @@ impl<'a> Context<'a> {
                 let mut effects = Vec::new();
                 for e in after {
                     match &e.kind {
-                        TraceKind::Fired { kind, sum, .. } => effects.push(format!(
-                            "the window fired ({}, sum = {})",
-                            match kind {
-                                FiringKind::Main => "the main firing",
-                                FiringKind::Late => "a late firing",
-                                FiringKind::Early => "an early firing",
-                            },
-                            self.values.value(*sum)
-                        )),
+                        TraceKind::Fired { output, .. } => {
+                            if let Some(f) = self.run.firing(*output) {
+                                effects.push(format!(
+                                    "the window fired ({}, sum = {})",
+                                    firing_kind(f.kind),
+                                    self.values.value(f.sum)
+                                ))
+                            }
+                        }
                         TraceKind::CleanedUp { .. } => effects.push("the window's state was removed".into()),
                         TraceKind::Purged { .. } => effects.push("its contents were purged".into()),
                         _ => {}
@@ -595,7 +582,7 @@ impl<'a> Context<'a> {
                     time(t),
                     label,
                     step + 1,
-                    self.wm_text(self.watermark_at(step + 1)),
+                    self.wm(self.watermark_at(step + 1)),
                     time(t)
                 )
             }
@@ -628,13 +615,5 @@ impl<'a> Context<'a> {
             }
         };
         Explanation { summary, reasons }
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
     }
 }

@@ -110,15 +110,15 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             }),
             // A window TVF's final row: one per window, never updated.
             Output::Tvf(r) => {
-                let key = p.run.key_name(r.key).to_string();
-                let ids: Vec<String> = r.ids.iter().map(|i| i.to_string()).collect();
+                let key = p.run.key_name(r.firing.key).to_string();
+                let ids: Vec<String> = r.firing.ids.iter().map(|i| i.to_string()).collect();
                 fires.push(html! {
                     <li class={classes!("output-row", "firing-main", fresh(i).then_some("fresh"))} key={i.to_string()}
                         data-testid="output-row" data-key={key.clone()} data-start={r.window_start.to_string()}
                         data-end={r.window_end.to_string()} data-firing="main" data-ids={ids.join(",")}
-                        data-sum={r.sum.to_string()} data-count={r.count.to_string()}>
+                        data-sum={r.firing.sum.to_string()} data-count={r.firing.count.to_string()}>
                         { format!("{key} [{}, {}) window_time {}: sum {} count {}", format_millis(r.window_start),
-                            format_millis(r.window_end), format_millis(r.window_time), r.sum, r.count) }
+                            format_millis(r.window_end), format_millis(r.window_time), r.firing.sum, r.firing.count) }
                     </li>
                 });
             }

@@ -101,8 +101,9 @@ impl StepFold {
                     TraceKind::TimerFired { key, time, stale: false, .. } => {
                         Effect::TimerFired { key: *key, time: *time }
                     }
-                    TraceKind::Fired { key, window, output, n, .. } => {
-                        Effect::Fired { key: *key, window: *window, output: *output, late: *n > 0 }
+                    TraceKind::Fired { key, window, output } => {
+                        let late = run.firing(*output).is_some_and(|f| f.n > 0);
+                        Effect::Fired { key: *key, window: *window, output: *output, late }
                     }
                     TraceKind::CleanedUp { key, window, .. } => Effect::CleanedUp { key: *key, window: *window },
                     TraceKind::SessionsMerged { key, merged, into, .. } => {
@@ -156,7 +157,7 @@ pub fn step_log(run: &Run, step: usize) -> Vec<String> {
     let from = run.trace.partition_point(|e| e.step < step - 1);
     let to = run.trace.partition_point(|e| e.step < step);
     let events = run.trace.get(from..to).unwrap_or(&[]);
-    let mut lines: Vec<String> = events.iter().take(300).map(|ev| ev.display(&run.keys).to_string()).collect();
+    let mut lines: Vec<String> = events.iter().take(300).map(|ev| ev.display(run).to_string()).collect();
     if events.len() > 300 {
         lines.push(format!("… and {} more events", events.len() - 300));
     }

@@ -1,0 +1,167 @@
+//! Writing a scenario back as the oracle's JSON (what share links, exports and the extras
+//! module carry); `parse.rs` reads it back to the same [`Scenario`].
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, InputItem, ProcessFunctionSpec, Scenario, SourceSpec, TvfSpec,
+    WatermarkSpec, WindowFunctionSpec,
+};
+use crate::engine::time::{LONG_MAX, LONG_MIN};
+use crate::engine::trace::TimeDomain;
+
+impl Scenario {
+    /// The scenario in the oracle's JSON format (what share links and exports carry).
+    pub fn to_json(&self) -> Value {
+        let num = |v: i64| match v {
+            LONG_MAX => json!("LONG_MAX"),
+            LONG_MIN => json!("LONG_MIN"),
+            v => json!(v),
+        };
+        let assigner = match &self.assigner {
+            AssignerSpec::Tumbling { size, offset } => {
+                json!({"kind": "tumbling", "size": num(*size), "offset": num(*offset)})
+            }
+            AssignerSpec::Sliding { size, slide, offset } => {
+                json!({"kind": "sliding", "size": num(*size), "slide": num(*slide), "offset": num(*offset)})
+            }
+            AssignerSpec::Session { gap } => json!({"kind": "session", "gap": num(*gap)}),
+            AssignerSpec::DynamicSession { default_gap, gaps } => {
+                let gaps: Map<String, Value> = gaps.iter().map(|(k, v)| (k.clone(), num(*v))).collect();
+                json!({"kind": "dynamic_session", "default_gap": num(*default_gap), "gaps": gaps})
+            }
+            AssignerSpec::Global => json!({"kind": "global"}),
+            AssignerSpec::GlobalEos => json!({"kind": "global_eos"}),
+            AssignerSpec::TumblingProcessing { size, offset } => {
+                json!({"kind": "tumbling_processing", "size": num(*size), "offset": num(*offset)})
+            }
+            AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                json!({"kind": "sliding_processing", "size": num(*size), "slide": num(*slide), "offset": num(*offset)})
+            }
+        };
+        let mut trigger = Map::new();
+        trigger.insert("kind".into(), json!(self.trigger.kind()));
+        match self.trigger.base {
+            BaseTrigger::Count { n } => {
+                trigger.insert("n".into(), num(n));
+            }
+            BaseTrigger::ContinuousEventTime { interval } => {
+                trigger.insert("interval".into(), num(interval));
+            }
+            BaseTrigger::Default | BaseTrigger::EventTime => {}
+        }
+        let evictor = match self.evictor {
+            None => Value::Null,
+            Some(EvictorSpec { kind: EvictorKind::Count { n }, do_evict_after }) => {
+                json!({"kind": "count", "n": num(n), "do_evict_after": do_evict_after})
+            }
+            Some(EvictorSpec { kind: EvictorKind::Time { size }, do_evict_after }) => {
+                json!({"kind": "time", "size": num(size), "do_evict_after": do_evict_after})
+            }
+        };
+        let mut watermarks = match self.watermarks {
+            WatermarkSpec::Explicit => json!({"kind": "explicit"}),
+            WatermarkSpec::BoundedOutOfOrderness { bound } => {
+                json!({"kind": "bounded_out_of_orderness", "bound": num(bound)})
+            }
+            WatermarkSpec::Monotonous => json!({"kind": "monotonous"}),
+        };
+        if let Value::Object(w) = &mut watermarks {
+            let defaults = SourceSpec::default();
+            if self.source.periodic {
+                w.insert("emit".into(), json!("periodic"));
+            }
+            if self.source.interval != defaults.interval {
+                w.insert("interval".into(), num(self.source.interval));
+            }
+            if let Some(d) = self.source.idleness {
+                w.insert("idleness".into(), num(d));
+            }
+        }
+        let input: Vec<Value> = self
+            .input
+            .iter()
+            .map(|item| match item {
+                InputItem::Element(e) => {
+                    let mut o = Map::new();
+                    o.insert("id".into(), num(e.id));
+                    o.insert("key".into(), json!(e.key));
+                    o.insert("ts".into(), num(e.ts));
+                    o.insert("value".into(), num(e.value));
+                    if e.partition != 0 {
+                        o.insert("partition".into(), json!(e.partition));
+                    }
+                    if let Some(a) = e.arrival {
+                        o.insert("arrival".into(), num(a));
+                    }
+                    if let Some(ev) = &e.event {
+                        o.insert("event".into(), json!(ev));
+                    }
+                    Value::Object(o)
+                }
+                InputItem::Watermark(wm) => json!({"wm": num(*wm)}),
+                InputItem::SourceWatermark(m) => {
+                    let mut o = Map::new();
+                    o.insert("wm".into(), num(m.wm));
+                    if m.partition != 0 {
+                        o.insert("partition".into(), json!(m.partition));
+                    }
+                    if let Some(a) = m.arrival {
+                        o.insert("arrival".into(), num(a));
+                    }
+                    Value::Object(o)
+                }
+            })
+            .collect();
+        let mut out = Map::new();
+        out.insert("name".into(), json!(self.name));
+        if !self.description.is_empty() {
+            out.insert("description".into(), json!(self.description));
+        }
+        out.insert("assigner".into(), assigner);
+        out.insert("allowed_lateness".into(), self.allowed_lateness.map_or(Value::Null, num));
+        out.insert("trigger".into(), Value::Object(trigger));
+        out.insert("evictor".into(), evictor);
+        out.insert("watermarks".into(), watermarks);
+        out.insert("side_output".into(), json!(self.side_output));
+        out.insert("end_of_input".into(), json!(self.end_of_input));
+        if self.function != WindowFunctionSpec::Process {
+            out.insert("function".into(), json!(self.function.kind()));
+        }
+        if let Some(p) = self.source.partitions {
+            out.insert("partitions".into(), json!(p));
+        }
+        match self.process_function {
+            None => {}
+            Some(ProcessFunctionSpec::RequestAssembler { timeout, ttl, timer }) => {
+                let mut o = Map::new();
+                o.insert("kind".into(), json!("request_assembler"));
+                o.insert("timeout".into(), num(timeout));
+                if timer == TimeDomain::ProcessingTime {
+                    o.insert("timer".into(), json!("processing_time"));
+                }
+                if let Some(t) = ttl {
+                    o.insert("ttl".into(), num(t));
+                }
+                out.insert("process_function".into(), Value::Object(o));
+            }
+            Some(ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct }) => {
+                out.insert(
+                    "process_function".into(),
+                    json!({"kind": "error_rate_alert", "size": num(size), "threshold_pct": num(threshold_pct)}),
+                );
+            }
+        }
+        if let Some(tvf) = self.tvf {
+            let v = match tvf {
+                TvfSpec::Tumble { size } => json!({"kind": "tumble", "size": num(size)}),
+                TvfSpec::Hop { size, slide } => json!({"kind": "hop", "size": num(size), "slide": num(slide)}),
+                TvfSpec::Cumulate { step, size } => json!({"kind": "cumulate", "step": num(step), "size": num(size)}),
+                TvfSpec::Session { gap } => json!({"kind": "session", "gap": num(gap)}),
+            };
+            out.insert("tvf".into(), v);
+        }
+        out.insert("input".into(), Value::Array(input));
+        Value::Object(out)
+    }
+}

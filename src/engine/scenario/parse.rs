@@ -1,0 +1,590 @@
+//! Loading a scenario: the oracle's JSON (plus Tidemark's optional fields) into a [`Scenario`].
+//! Every problem becomes a [`ScenarioError`] that names the field (`input[3].ts`) and the rule.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{
+    AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, Marker, ProcessFunctionSpec, Result,
+    Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec, WindowFunctionSpec, limits,
+};
+use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
+use crate::engine::trace::TimeDomain;
+
+/// Shortens user text quoted in an error message, so a hostile 1 MB string cannot flood it.
+fn quote(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() { field.to_string() } else { format!("{path}.{field}") }
+}
+
+/// A 64-bit integer: a JSON integer, or the strings `"LONG_MAX"` / `"LONG_MIN"`.
+fn parse_i64(v: &Value, path: &str) -> Result<i64> {
+    match v {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Ok(i)
+            } else if n.as_u64().is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+                Err(ScenarioError::new(
+                    path,
+                    format!("{} is outside the 64-bit integer range (use \"LONG_MAX\" or \"LONG_MIN\")", quote(v)),
+                ))
+            } else {
+                Err(ScenarioError::new(path, format!("must be a whole number of milliseconds, not {}", quote(v))))
+            }
+        }
+        Value::String(s) if s == "LONG_MAX" => Ok(LONG_MAX),
+        Value::String(s) if s == "LONG_MIN" => Ok(LONG_MIN),
+        _ => {
+            Err(ScenarioError::new(path, format!("must be an integer, \"LONG_MAX\" or \"LONG_MIN\", not {}", quote(v))))
+        }
+    }
+}
+
+fn field<'a>(obj: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    obj.get(name).filter(|v| !v.is_null())
+}
+
+fn req_i64(obj: &Map<String, Value>, name: &str, path: &str) -> Result<i64> {
+    match field(obj, name) {
+        Some(v) => parse_i64(v, &join(path, name)),
+        None => Err(ScenarioError::new(join(path, name), "is missing")),
+    }
+}
+
+fn opt_i64(obj: &Map<String, Value>, name: &str, path: &str, default: i64) -> Result<i64> {
+    match field(obj, name) {
+        Some(v) => parse_i64(v, &join(path, name)),
+        None => Ok(default),
+    }
+}
+
+fn opt_bool(obj: &Map<String, Value>, name: &str, path: &str, default: bool) -> Result<bool> {
+    match field(obj, name) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(ScenarioError::new(join(path, name), format!("must be true or false, not {}", quote(v)))),
+    }
+}
+
+fn as_object<'a>(v: &'a Value, path: &str) -> Result<&'a Map<String, Value>> {
+    v.as_object().ok_or_else(|| ScenarioError::new(path, format!("must be an object, not {}", quote(v))))
+}
+
+fn kind_of<'a>(obj: &'a Map<String, Value>, path: &str) -> Result<&'a str> {
+    match obj.get("kind") {
+        Some(Value::String(s)) => Ok(s),
+        Some(v) => Err(ScenarioError::new(join(path, "kind"), format!("must be a string, not {}", quote(v)))),
+        None => Err(ScenarioError::new(join(path, "kind"), "is missing")),
+    }
+}
+
+fn unknown_kind(path: &str, kind: &str, known: &[&str]) -> ScenarioError {
+    ScenarioError::new(
+        join(path, "kind"),
+        format!("unknown kind {} (expected one of: {})", quote(&Value::String(kind.into())), known.join(", ")),
+    )
+}
+
+fn parse_assigner(v: &Value) -> Result<AssignerSpec> {
+    let path = "assigner";
+    let obj = as_object(v, path)?;
+    // Sizes, slides and gaps are checked against Flink's own rules when the operator is built
+    // (`engine::operator::validate`), which reports Flink's exception as an `error` output; the
+    // loader only checks types, so that the CLI mirrors the oracle on scenarios Flink rejects.
+    Ok(match kind_of(obj, path)? {
+        "tumbling" => {
+            AssignerSpec::Tumbling { size: req_i64(obj, "size", path)?, offset: opt_i64(obj, "offset", path, 0)? }
+        }
+        "sliding" => AssignerSpec::Sliding {
+            size: req_i64(obj, "size", path)?,
+            slide: req_i64(obj, "slide", path)?,
+            offset: opt_i64(obj, "offset", path, 0)?,
+        },
+        "session" => AssignerSpec::Session { gap: req_i64(obj, "gap", path)? },
+        "dynamic_session" => {
+            let default_gap = req_i64(obj, "default_gap", path)?;
+            let mut gaps = BTreeMap::new();
+            if let Some(g) = field(obj, "gaps") {
+                let gpath = join(path, "gaps");
+                for (k, v) in as_object(g, &gpath)? {
+                    gaps.insert(k.clone(), parse_i64(v, &format!("{gpath}.{k}"))?);
+                }
+            }
+            AssignerSpec::DynamicSession { default_gap, gaps }
+        }
+        "global" => AssignerSpec::Global,
+        "global_eos" => AssignerSpec::GlobalEos,
+        "tumbling_processing" => AssignerSpec::TumblingProcessing {
+            size: req_i64(obj, "size", path)?,
+            offset: opt_i64(obj, "offset", path, 0)?,
+        },
+        "sliding_processing" => AssignerSpec::SlidingProcessing {
+            size: req_i64(obj, "size", path)?,
+            slide: req_i64(obj, "slide", path)?,
+            offset: opt_i64(obj, "offset", path, 0)?,
+        },
+        other => {
+            return Err(unknown_kind(
+                path,
+                other,
+                &[
+                    "tumbling",
+                    "sliding",
+                    "session",
+                    "dynamic_session",
+                    "global",
+                    "global_eos",
+                    "tumbling_processing",
+                    "sliding_processing",
+                ],
+            ));
+        }
+    })
+}
+
+fn parse_trigger(v: Option<&Value>) -> Result<TriggerSpec> {
+    let path = "trigger";
+    let Some(v) = v else { return Ok(TriggerSpec::DEFAULT) };
+    let obj = as_object(v, path)?;
+    let kind = match obj.get("kind") {
+        None | Some(Value::Null) => "default",
+        _ => kind_of(obj, path)?,
+    };
+    let (base, purging) = match kind {
+        "default" => (BaseTrigger::Default, false),
+        "event_time" => (BaseTrigger::EventTime, false),
+        "purging_event_time" => (BaseTrigger::EventTime, true),
+        "count" => (BaseTrigger::Count { n: req_i64(obj, "n", path)? }, false),
+        "purging_count" => (BaseTrigger::Count { n: req_i64(obj, "n", path)? }, true),
+        "continuous_event_time" => {
+            (BaseTrigger::ContinuousEventTime { interval: req_i64(obj, "interval", path)? }, false)
+        }
+        "purging_continuous_event_time" => {
+            (BaseTrigger::ContinuousEventTime { interval: req_i64(obj, "interval", path)? }, true)
+        }
+        other => {
+            return Err(unknown_kind(
+                path,
+                other,
+                &[
+                    "default",
+                    "event_time",
+                    "purging_event_time",
+                    "count",
+                    "purging_count",
+                    "continuous_event_time",
+                    "purging_continuous_event_time",
+                ],
+            ));
+        }
+    };
+    Ok(TriggerSpec { base, purging })
+}
+
+fn parse_evictor(v: Option<&Value>) -> Result<Option<EvictorSpec>> {
+    let path = "evictor";
+    let Some(v) = v else { return Ok(None) };
+    let obj = as_object(v, path)?;
+    let kind = match kind_of(obj, path)? {
+        "none" => return Ok(None),
+        "count" => EvictorKind::Count { n: req_i64(obj, "n", path)? },
+        "time" => EvictorKind::Time { size: req_i64(obj, "size", path)? },
+        other => return Err(unknown_kind(path, other, &["none", "count", "time"])),
+    };
+    Ok(Some(EvictorSpec { kind, do_evict_after: opt_bool(obj, "do_evict_after", path, false)? }))
+}
+
+fn parse_watermarks(v: Option<&Value>) -> Result<WatermarkSpec> {
+    let path = "watermarks";
+    let Some(v) = v else { return Ok(WatermarkSpec::Explicit) };
+    let obj = as_object(v, path)?;
+    Ok(match kind_of(obj, path)? {
+        "explicit" => WatermarkSpec::Explicit,
+        "bounded_out_of_orderness" => {
+            let bound = req_i64(obj, "bound", path)?;
+            if bound < 0 {
+                // Flink: `checkArgument(!maxOutOfOrderness.isNegative(), "maxOutOfOrderness cannot be negative")`.
+                return Err(ScenarioError::new(join(path, "bound"), "maxOutOfOrderness cannot be negative"));
+            }
+            WatermarkSpec::BoundedOutOfOrderness { bound }
+        }
+        "monotonous" => WatermarkSpec::Monotonous,
+        other => return Err(unknown_kind(path, other, &["explicit", "bounded_out_of_orderness", "monotonous"])),
+    })
+}
+
+fn parse_function(v: Option<&Value>) -> Result<WindowFunctionSpec> {
+    let path = "function";
+    let Some(v) = v else { return Ok(WindowFunctionSpec::Process) };
+    let kind = match v {
+        Value::String(s) => s.as_str(),
+        Value::Object(obj) => kind_of(obj, path)?,
+        other => return Err(ScenarioError::new(path, format!("must be a string, not {}", quote(other)))),
+    };
+    WindowFunctionSpec::ALL.into_iter().find(|f| f.kind() == kind).ok_or_else(|| {
+        ScenarioError::new(
+            path,
+            format!(
+                "unknown window function {} (expected one of: process, sum, count, avg, min, max)",
+                quote(&Value::String(kind.into()))
+            ),
+        )
+    })
+}
+
+fn parse_key(v: &Value, path: &str) -> Result<String> {
+    let key = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => return Err(ScenarioError::new(path, format!("must be a string, not {}", quote(other)))),
+    };
+    if key.chars().count() > limits::MAX_KEY_CHARS {
+        return Err(ScenarioError::new(path, format!("is longer than {} characters", limits::MAX_KEY_CHARS)));
+    }
+    Ok(key)
+}
+
+fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
+    let obj = as_object(v, path)?;
+    let partition = match field(obj, "partition") {
+        None => 0,
+        Some(v) => {
+            let p = parse_i64(v, &join(path, "partition"))?;
+            u32::try_from(p).ok().filter(|p| *p < limits::MAX_PARTITIONS).ok_or_else(|| {
+                ScenarioError::new(
+                    join(path, "partition"),
+                    format!("must be between 0 and {}, not {p}", limits::MAX_PARTITIONS - 1),
+                )
+            })?
+        }
+    };
+    let arrival = match field(obj, "arrival") {
+        None => None,
+        Some(v) => Some(parse_i64(v, &join(path, "arrival"))?),
+    };
+    if let Some(wm) = obj.get("wm") {
+        let wm = parse_i64(wm, &join(path, "wm"))?;
+        if partition == 0 && arrival.is_none() {
+            return Ok(InputItem::Watermark(wm));
+        }
+        return Ok(InputItem::SourceWatermark(Marker { wm, partition, arrival }));
+    }
+    let key = match obj.get("key") {
+        Some(k) => parse_key(k, &join(path, "key"))?,
+        None => {
+            return Err(ScenarioError::new(
+                join(path, "key"),
+                "is missing (an item is an element {\"id\",\"key\",\"ts\"} or a watermark {\"wm\"})",
+            ));
+        }
+    };
+    let event = match field(obj, "event") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => return Err(ScenarioError::new(join(path, "event"), format!("must be a string, not {}", quote(v)))),
+    };
+    Ok(InputItem::Element(Element {
+        id: req_i64(obj, "id", path)?,
+        key,
+        ts: req_i64(obj, "ts", path)?,
+        value: opt_i64(obj, "value", path, 1)?,
+        partition,
+        arrival,
+        event,
+    }))
+}
+
+fn parse_source(watermarks: Option<&Value>, partitions: Option<&Value>) -> Result<SourceSpec> {
+    let mut spec = SourceSpec::default();
+    if let Some(Value::Object(obj)) = watermarks {
+        spec.periodic = match field(obj, "emit") {
+            None => false,
+            Some(Value::String(s)) if s == "per_event" => false,
+            Some(Value::String(s)) if s == "periodic" => true,
+            Some(v) => {
+                return Err(ScenarioError::new(
+                    "watermarks.emit",
+                    format!("must be \"per_event\" or \"periodic\", not {}", quote(v)),
+                ));
+            }
+        };
+        spec.interval = opt_i64(obj, "interval", "watermarks", 200)?;
+        if spec.interval <= 0 {
+            return Err(ScenarioError::new(
+                "watermarks.interval",
+                format!("autoWatermarkInterval must be greater than 0, not {}", spec.interval),
+            ));
+        }
+        if let Some(v) = field(obj, "idleness") {
+            let d = parse_i64(v, "watermarks.idleness")?;
+            if d <= 0 {
+                return Err(ScenarioError::new("watermarks.idleness", format!("must be greater than 0, not {d}")));
+            }
+            spec.idleness = Some(d);
+        }
+    }
+    if let Some(v) = partitions {
+        let n = parse_i64(v, "partitions")?;
+        spec.partitions =
+            Some(u32::try_from(n).ok().filter(|n| (1..=limits::MAX_PARTITIONS).contains(n)).ok_or_else(|| {
+                ScenarioError::new("partitions", format!("must be between 1 and {}, not {n}", limits::MAX_PARTITIONS))
+            })?);
+    }
+    Ok(spec)
+}
+
+fn parse_process_function(v: Option<&Value>) -> Result<Option<ProcessFunctionSpec>> {
+    let path = "process_function";
+    let Some(v) = v else { return Ok(None) };
+    let obj = as_object(v, path)?;
+    let spec = match kind_of(obj, path)? {
+        "request_assembler" => {
+            let timeout = opt_i64(obj, "timeout", path, 300_000)?;
+            let ttl = match field(obj, "ttl") {
+                None => None,
+                Some(v) => Some(parse_i64(v, &join(path, "ttl"))?),
+            };
+            if ttl.is_some_and(|t| t <= 0) {
+                return Err(ScenarioError::new(join(path, "ttl"), "must be greater than 0"));
+            }
+            let timer = match field(obj, "timer") {
+                None => TimeDomain::EventTime,
+                Some(Value::String(s)) if s == "event_time" => TimeDomain::EventTime,
+                Some(Value::String(s)) if s == "processing_time" => TimeDomain::ProcessingTime,
+                Some(v) => {
+                    return Err(ScenarioError::new(
+                        join(path, "timer"),
+                        format!("must be \"event_time\" or \"processing_time\", not {}", quote(v)),
+                    ));
+                }
+            };
+            ProcessFunctionSpec::RequestAssembler { timeout, ttl, timer }
+        }
+        "error_rate_alert" => {
+            let size = opt_i64(obj, "size", path, 60_000)?;
+            if size <= 0 {
+                return Err(ScenarioError::new(join(path, "size"), format!("must be greater than 0, not {size}")));
+            }
+            ProcessFunctionSpec::ErrorRateAlert { size, threshold_pct: opt_i64(obj, "threshold_pct", path, 5)? }
+        }
+        other => return Err(unknown_kind(path, other, &["request_assembler", "error_rate_alert"])),
+    };
+    Ok(Some(spec))
+}
+
+fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
+    let path = "tvf";
+    let Some(v) = v else { return Ok(None) };
+    let obj = as_object(v, path)?;
+    let positive = |name: &str| -> Result<Millis> {
+        let x = req_i64(obj, name, path)?;
+        if x > 0 {
+            Ok(x)
+        } else {
+            Err(ScenarioError::new(join(path, name), format!("must be greater than 0, not {x}")))
+        }
+    };
+    let spec = match kind_of(obj, path)? {
+        "tumble" => TvfSpec::Tumble { size: positive("size")? },
+        "hop" => TvfSpec::Hop { size: positive("size")?, slide: positive("slide")? },
+        "cumulate" => TvfSpec::Cumulate { step: positive("step")?, size: positive("size")? },
+        "session" => TvfSpec::Session { gap: positive("gap")? },
+        other => return Err(unknown_kind(path, other, &["tumble", "hop", "cumulate", "session"])),
+    };
+    match spec {
+        TvfSpec::Hop { size, slide } if size % slide != 0 => Err(ScenarioError::new(
+            "tvf.size",
+            "HOP window size must be an integral multiple of the slide (Flink SQL's rule)",
+        )),
+        TvfSpec::Cumulate { step, size } if size % step != 0 => Err(ScenarioError::new(
+            "tvf.size",
+            "CUMULATE max size must be an integral multiple of the step (Flink SQL's rule)",
+        )),
+        TvfSpec::Hop { size, slide } if size / slide > limits::MAX_WINDOWS_PER_ELEMENT => {
+            Err(ScenarioError::new("tvf.slide", "puts every row into too many windows"))
+        }
+        TvfSpec::Cumulate { step, size } if size / step > limits::MAX_WINDOWS_PER_ELEMENT => {
+            Err(ScenarioError::new("tvf.step", "puts every row into too many windows"))
+        }
+        _ => Ok(Some(spec)),
+    }
+}
+
+impl Scenario {
+    /// Loads a scenario from raw bytes (a file, a decoded URL fragment, an import).
+    pub fn from_json_bytes(bytes: &[u8]) -> Result<Scenario> {
+        if bytes.len() > limits::MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::new(
+                "",
+                format!("scenario is {} bytes; the limit is {} bytes", bytes.len(), limits::MAX_SCENARIO_BYTES),
+            ));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            ScenarioError::new("", format!("scenario is not UTF-8 text (invalid byte at offset {})", e.valid_up_to()))
+        })?;
+        Self::from_json_str(text)
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Scenario> {
+        // serde_json refuses nesting deeper than 128 levels with an error, so hostile input
+        // cannot overflow the stack.
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
+        Self::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Scenario> {
+        let obj = as_object(value, "scenario")?;
+        let name = match field(obj, "name") {
+            None => "scenario".to_string(),
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => return Err(ScenarioError::new("name", format!("must be a string, not {}", quote(v)))),
+        };
+        let description = match field(obj, "description") {
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let assigner = match field(obj, "assigner") {
+            Some(v) => parse_assigner(v)?,
+            // A process-function or TVF scenario needs no DataStream window.
+            None if field(obj, "process_function").is_some() || field(obj, "tvf").is_some() => {
+                AssignerSpec::Tumbling { size: 60_000, offset: 0 }
+            }
+            None => return Err(ScenarioError::new("assigner", "is missing")),
+        };
+        let allowed_lateness = match field(obj, "allowed_lateness") {
+            Some(v) => Some(parse_i64(v, "allowed_lateness")?),
+            None => None,
+        };
+        let trigger = parse_trigger(field(obj, "trigger"))?;
+        let evictor = parse_evictor(field(obj, "evictor"))?;
+        let watermarks = parse_watermarks(field(obj, "watermarks"))?;
+        let side_output = opt_bool(obj, "side_output", "", true)?;
+        let end_of_input = opt_bool(obj, "end_of_input", "", true)?;
+        let function = parse_function(field(obj, "function"))?;
+        let source = parse_source(field(obj, "watermarks"), field(obj, "partitions"))?;
+        let process_function = parse_process_function(field(obj, "process_function"))?;
+        let tvf = parse_tvf(field(obj, "tvf"))?;
+        let items = match field(obj, "input") {
+            Some(Value::Array(a)) => a,
+            Some(v) => return Err(ScenarioError::new("input", format!("must be an array, not {}", quote(v)))),
+            None => return Err(ScenarioError::new("input", "is missing")),
+        };
+        if items.len() > limits::MAX_INPUT_ITEMS {
+            return Err(ScenarioError::new(
+                "input",
+                format!("has {} items; the limit is {}", items.len(), limits::MAX_INPUT_ITEMS),
+            ));
+        }
+        let mut input = Vec::with_capacity(items.len());
+        let mut keys = std::collections::BTreeSet::new();
+        for (i, item) in items.iter().enumerate() {
+            let item = parse_item(item, &format!("input[{i}]"))?;
+            if let InputItem::Element(e) = &item {
+                if keys.len() < limits::MAX_KEYS || keys.contains(&e.key) {
+                    keys.insert(e.key.clone());
+                } else {
+                    return Err(ScenarioError::new(
+                        format!("input[{i}].key"),
+                        format!("is a new key beyond the limit of {} distinct keys", limits::MAX_KEYS),
+                    ));
+                }
+            }
+            input.push(item);
+        }
+        let scenario = Scenario {
+            name,
+            description,
+            assigner,
+            allowed_lateness,
+            trigger,
+            evictor,
+            watermarks,
+            side_output,
+            end_of_input,
+            function,
+            source,
+            process_function,
+            tvf,
+            input,
+        };
+        scenario.check_limits()?;
+        Ok(scenario)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{InputItem, Scenario};
+
+    fn err(text: &str) -> String {
+        match Scenario::from_json_str(text) {
+            Ok(_) => panic!("expected an error for {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const BASE: &str = r#""assigner": {"kind": "tumbling", "size": 60000}"#;
+
+    /// Errors name the field and the rule.
+    #[test]
+    fn errors_name_the_field() {
+        assert_eq!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": "soon"}}]}}"#)),
+            r#"input[0].ts: must be an integer, "LONG_MAX" or "LONG_MIN", not "soon""#
+        );
+        assert_eq!(err(r#"{"input": []}"#), "assigner: is missing");
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 1e40}}]}}"#))
+                .contains("is outside the 64-bit integer range")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 18446744073709551615}}]}}"#))
+                .contains("outside the 64-bit integer range")
+        );
+        assert!(
+            err(r#"{"assigner": {"kind": "hopping"}, "input": []}"#)
+                .starts_with("assigner.kind: unknown kind \"hopping\"")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "ts": 5}}]}}"#)).starts_with("input[0].key: is missing")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": [1], "ts": 5}}]}}"#))
+                .starts_with("input[0].key: must be a string")
+        );
+        assert!(
+            err(&format!(r#"{{{BASE}, "side_output": "yes", "input": []}}"#))
+                .starts_with("side_output: must be true or false")
+        );
+        assert!(err("{").starts_with("not valid JSON"));
+    }
+
+    /// Hostile input: deep nesting and non-UTF-8 bytes are refused, not crashed on.
+    #[test]
+    fn hostile_input_is_refused() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(err(&deep).starts_with("not valid JSON"));
+        let e = Scenario::from_json_bytes(b"{\"name\": \"\xff\"}").err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("scenario is not UTF-8 text (invalid byte at offset 10)"));
+    }
+
+    /// `LONG_MAX`/`LONG_MIN` strings are accepted for any number, and round-trip.
+    #[test]
+    fn long_strings_round_trip() {
+        let text = format!(
+            r#"{{{BASE}, "allowed_lateness": "LONG_MAX", "input": [{{"id": 1, "key": "A", "ts": "LONG_MIN"}}, {{"wm": "LONG_MAX"}}]}}"#
+        );
+        let s = Scenario::from_json_str(&text).expect("valid");
+        assert_eq!(s.allowed_lateness, Some(i64::MAX));
+        assert_eq!(s.input[1], InputItem::Watermark(i64::MAX));
+        let again = Scenario::from_value(&s.to_json()).expect("round trip");
+        assert_eq!(again, s);
+    }
+}
