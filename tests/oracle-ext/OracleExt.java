@@ -888,16 +888,21 @@ public class OracleExt {
         }
         // The job's watermarks: the oracle's generator (single partition, per-event emission), or,
         // with source-side features, the simulated source's combined watermarks as explicit markers.
+        // The source simulation's lines (partition watermarks, idleness, combined watermarks) come
+        // first in the output either way, then the job's lines: the two are compared separately.
+        SimResult sim = simulate(wc, input, endOfInput);
         List<Item> jobInput = input;
         String genKind = wc.kind;
         Long bound = wc.bound;
         if (wc.sourceFeatures()) {
-            jobInput = simulate(wc, input, endOfInput).downstream;
+            jobInput = sim.downstream;
             genKind = "explicit";
             bound = null;
             if (jobInput.isEmpty()) throw new ScenarioError("nothing reaches the job");
         }
-        return hasProcess ? runProcess(sc, jobInput, genKind, bound, endOfInput) : runTvf(sc, jobInput, genKind, bound, endOfInput);
+        List<String> lines = new ArrayList<>(sim.lines);
+        lines.addAll(hasProcess ? runProcess(sc, jobInput, genKind, bound, endOfInput) : runTvf(sc, jobInput, genKind, bound, endOfInput));
+        return lines;
     }
 
     static StreamExecutionEnvironment newEnv() {
