@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use tidemark::engine::scenario::{TvfSpec, WindowFunctionSpec};
+use tidemark::engine::scenario::WindowFunctionSpec;
 use tidemark::engine::view::at_step;
 use tidemark::engine::{FiringKind, Run, Scenario, run};
 use tidemark::sinks::{Amount, ChangeKind, Downstream, ResultValue};
@@ -312,16 +312,10 @@ fn state_series_matches_the_view() {
             let sample = d.state().at(step);
             let live: Vec<_> = v.live_windows().collect();
             assert_eq!(sample.live_windows, live.len() as u64, "{name} after {step} steps: live windows");
-            // Known engine trace issue (reported): a merging TVF SESSION names the first absorbed
-            // window as the merge's state window, then adds the row under the merged window, so
-            // the view shows only the newest row of a merged TVF session. The fold follows the
-            // rows instead (`tvf_session_rows_are_all_stored`).
-            if !matches!(s.tvf, Some(TvfSpec::Session { .. })) {
-                let stored: u64 = live.iter().map(|w| w.contents.len() as u64).sum();
-                assert_eq!(sample.stored_elements, stored, "{name} after {step} steps: stored elements");
-                let with_contents = live.iter().filter(|w| !w.contents.is_empty()).count() as u64;
-                assert_eq!(sample.accumulators, with_contents, "{name} after {step} steps: accumulators");
-            }
+            let stored: u64 = live.iter().map(|w| w.contents.len() as u64).sum();
+            assert_eq!(sample.stored_elements, stored, "{name} after {step} steps: stored elements");
+            let with_contents = live.iter().filter(|w| !w.contents.is_empty()).count() as u64;
+            assert_eq!(sample.accumulators, with_contents, "{name} after {step} steps: accumulators");
             let pending =
                 v.timers.iter().filter(|t| t.status == tidemark::engine::view::TimerStatus::Registered).count();
             assert_eq!(sample.pending_timers, pending as u64, "{name} after {step} steps: timers");
