@@ -209,10 +209,16 @@ impl Source {
         if let Some(timeout) = self.idleness
             && self.parts[p].timer.check_if_idle(at, timeout)
         {
-            if !self.parts[p].idle_now {
-                self.parts[p].idle_now = true;
-                self.parts[p].idle = true;
-                out.push(SourceEvent::PartitionIdle { partition: p as u32, at });
+            let part = &mut self.parts[p];
+            if !part.idle_now {
+                part.idle_now = true;
+                // `markIdle` on a partition that is still idle in the multiplexer (an element
+                // came, but without a watermark emission to reactivate it: explicit watermarks)
+                // changes nothing.
+                if !part.idle {
+                    part.idle = true;
+                    out.push(SourceEvent::PartitionIdle { partition: p as u32, at });
+                }
             }
             return;
         }
