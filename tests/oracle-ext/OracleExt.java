@@ -536,6 +536,17 @@ public class OracleExt {
             advance(clock, now, it.arrival);
             outs.get(it.partition).collect(it);
             if (!c.periodic && !it.marker) tw.emitImmediateWatermark(now[0]);
+            // Processing time moves on even when nothing of this item reaches the job (a marker
+            // that does not raise the combined watermark): a clock-only marker (Long.MIN_VALUE,
+            // never a watermark advance) carries the arrival to the keyed function's TTL clock,
+            // as the wall clock would.
+            if (res.downstream.isEmpty() || res.downstream.get(res.downstream.size() - 1).arrival < now[0]) {
+                Item clockOnly = new Item();
+                clockOnly.marker = true;
+                clockOnly.wm = Long.MIN_VALUE;
+                clockOnly.arrival = now[0];
+                res.downstream.add(clockOnly);
+            }
         }
         if (endOfInput) {
             // Not the multiplexer: at the end of a bounded input the source task emits
