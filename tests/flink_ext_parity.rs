@@ -1,7 +1,8 @@
 //! Parity of the engine's part two with real Apache Flink 2.3: every scenario in
 //! `tests/flink-ext/scenarios/` (format: `docs/scenario-format-v2.md`) against the golden that
 //! `tests/oracle-ext/` recorded with real Flink (`tests/oracle-ext/README.md`). One generated
-//! test per file.
+//! test per file, and one test (`random_corpus`) over the 300 random scenarios of
+//! `tests/flink-ext/random/` (`scripts/random-part-two`) that names every file that differs.
 //!
 //! - Job lines (`fire`, `late`, `error`, `process`, `tvf`), `cause` included, are compared with
 //!   the engine's outputs line by line in emission order. The only freedom: timer results that
@@ -101,11 +102,7 @@ fn compare(name: &str, what: &str, golden: &[Value], ours: &[Value]) -> Result<(
             j += 1;
         }
         let (expected, actual) = (&golden[i..j], &ours[i..j]);
-        let same = if j - i == 1 {
-            expected == actual
-        } else {
-            by_key(expected) == by_key(actual)
-        };
+        let same = if j - i == 1 { expected == actual } else { by_key(expected) == by_key(actual) };
         if !same {
             return Err(format!("lines {i}..{j} differ: {}", report()));
         }
@@ -169,6 +166,36 @@ fn check_scenario(name: &str) {
     if let Err(e) = check(name, &corpus("scenarios", name, "json"), &corpus("golden", name, "jsonl")) {
         panic!("{e}");
     }
+}
+
+/// The committed random corpus (`tests/flink-ext/random/`, written by `scripts/random-part-two`
+/// and recorded once by real Flink): every scenario against its golden, naming every file that
+/// differs. `TIDEMARK_RANDOM_CORPUS=DIR` checks another recorded corpus (DIR/scenarios,
+/// DIR/golden) instead, e.g. a fresh seed.
+#[test]
+fn random_corpus() {
+    let other = std::env::var_os("TIDEMARK_RANDOM_CORPUS").map(PathBuf::from);
+    let dir = other.clone().unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink-ext/random"));
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join("scenarios").display()))
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".json").map(String::from))
+        .collect();
+    names.sort();
+    assert!(other.is_some() || names.len() >= 200, "the random corpus has only {} scenarios", names.len());
+    let failures: Vec<String> = names
+        .iter()
+        .filter_map(|name| {
+            let golden = dir.join("golden").join(format!("{name}.jsonl"));
+            check(name, &dir.join("scenarios").join(format!("{name}.json")), &golden).err()
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} random scenarios differ from real Flink:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n\n")
+    );
 }
 
 include!(concat!(env!("OUT_DIR"), "/flink_ext_parity_tests.rs"));
