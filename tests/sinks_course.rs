@@ -27,11 +27,12 @@ fn load(name: &str) -> Scenario {
     load_from("flink", name)
 }
 
-/// Every scenario of both parity corpora: DataStream windows (`flink`) and the part-two
-/// extensions (`flink-ext`: partitions, idleness, window TVFs, keyed process functions).
+/// Every scenario of the parity corpora: DataStream windows (`flink`), the part-two extensions
+/// (`flink-ext`: partitions, idleness, window TVFs, keyed process functions) and the random
+/// part-two corpus (`flink-ext/random`).
 fn all_scenarios() -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
-    for dir in ["flink", "flink-ext"] {
+    for dir in ["flink", "flink-ext", "flink-ext/random"] {
         let mut names: Vec<PathBuf> = std::fs::read_dir(corpus(dir))
             .unwrap_or_else(|e| panic!("{e}"))
             .filter_map(|e| e.ok().map(|e| e.path()))
