@@ -4,11 +4,16 @@
 //! arrival times.
 //!
 //! ```text
-//!  element (partition p) ──▶ generator p ──onPeriodicEmit──▶ output p ─┐
-//!  tick every interval ──▶ every generator (idleness check first) ─────┤ min over partitions
-//!                                                                      ▼ that are not idle
+//!  element (partition p) ──▶ generator p ──onPeriodicEmit──▶ deferred output p ─┐
+//!  tick every interval ──▶ every generator (idleness check first) ──────────────┤ then once: min
+//!  marker (partition p) ──▶ immediate output p ── at once ──────────────────────┤ over partitions
+//!                                                                               ▼ not idle
 //!                                                     combined watermark (only forward) ──▶ operator
 //! ```
+//!
+//! A tick (and the per-event emission, the same call) lets every partition record its state
+//! before it combines them once, as `SplitLocalOutputs.emitPeriodicWatermark` does; an
+//! explicit marker is combined at once, as the multiplexer's immediate output does.
 
 use super::scenario::{Scenario, WatermarkSpec};
 use super::time::{LONG_MIN, Millis};
@@ -182,28 +187,43 @@ impl Source {
         self.bound.map(|b| p.max_ts.wrapping_sub(b).wrapping_sub(1))
     }
 
-    /// One tick of the periodic emitter at processing time `at`: `onPeriodicEmit` on every
-    /// partition's generator.
+    /// One tick of the periodic emitter at processing time `at`: Flink's
+    /// `SplitLocalOutputs.emitPeriodicWatermark`. Every partition's generator runs
+    /// `onPeriodicEmit` first, which only records the partition's state on its deferred output
+    /// (idle flag, watermark); then `WatermarkOutputMultiplexer.onPeriodicEmit` combines them
+    /// once. Combining per partition instead would emit a combined watermark from a half-updated
+    /// state: an extra one while a partition goes idle, or one that runs ahead while a returning
+    /// partition still counts as idle (`src_periodic_idle_and_advance_one_combined`,
+    /// `src_periodic_reactivation_holds_combined`).
     pub fn tick(&mut self, at: Millis, out: &mut Vec<SourceEvent>) {
         self.now = at;
         for p in 0..self.parts.len() {
             self.periodic_emit(p, at, out);
         }
+        self.update_combined(out);
     }
 
-    /// `WatermarksWithIdleness.onPeriodicEmit`.
+    /// `WatermarksWithIdleness.onPeriodicEmit` on partition `p`'s deferred output: records the
+    /// partition's idle flag or watermark, combines nothing.
     fn periodic_emit(&mut self, p: usize, at: Millis, out: &mut Vec<SourceEvent>) {
         if let Some(timeout) = self.idleness
             && self.parts[p].timer.check_if_idle(at, timeout)
         {
-            if !self.parts[p].idle_now {
-                self.parts[p].idle_now = true;
-                self.mark_idle(p, at, out);
+            let part = &mut self.parts[p];
+            if !part.idle_now {
+                part.idle_now = true;
+                // `markIdle` on a partition that is still idle in the multiplexer (an element
+                // came, but without a watermark emission to reactivate it: explicit watermarks)
+                // changes nothing.
+                if !part.idle {
+                    part.idle = true;
+                    out.push(SourceEvent::PartitionIdle { partition: p as u32, at });
+                }
             }
             return;
         }
         if let Some(wm) = self.proposal(&self.parts[p]) {
-            self.emit(p, wm, at, out);
+            self.set_watermark(p, wm, at, out);
         }
     }
 
@@ -224,13 +244,18 @@ impl Source {
 
     /// An explicit watermark marker read from partition `p`: that partition's generator emits
     /// it at once from `onEvent` (markers are not fed to a bounded generator's maximum, as in
-    /// the oracle). A marker is a record, so it counts as activity for idleness.
+    /// the oracle). A marker is a record, so it counts as activity for idleness. It goes through
+    /// the multiplexer's immediate output: the combined watermark is recomputed at once when the
+    /// marker raised the partition's watermark above the combined one
+    /// (`src_explicit_markers_at_once_with_idleness`).
     pub fn on_marker(&mut self, p: u32, wm: Millis, at: Millis, out: &mut Vec<SourceEvent>) {
         self.now = at;
         let p = (p as usize).min(self.parts.len().saturating_sub(1));
         self.parts[p].timer.activity();
         self.parts[p].idle_now = false;
-        self.emit(p, wm, at, out);
+        if self.set_watermark(p, wm, at, out) && wm > self.combined {
+            self.update_combined(out);
+        }
     }
 
     /// The bounded input ended: the source task emits `Long.MAX_VALUE` downstream itself (not
@@ -242,9 +267,9 @@ impl Source {
         }
     }
 
-    /// The multiplexer output's `emitWatermark`: the partition is active again, its watermark
-    /// only moves forward, and the combined watermark is recomputed.
-    fn emit(&mut self, p: usize, wm: Millis, at: Millis, out: &mut Vec<SourceEvent>) {
+    /// `CombinedWatermarkStatus.PartialWatermark.setWatermark`: the partition is active again
+    /// and its watermark only moves forward. Returns whether it moved. Combines nothing.
+    fn set_watermark(&mut self, p: usize, wm: Millis, at: Millis, out: &mut Vec<SourceEvent>) -> bool {
         let part = &mut self.parts[p];
         if part.idle {
             part.idle = false;
@@ -257,14 +282,9 @@ impl Source {
             if self.multi {
                 out.push(SourceEvent::PartitionWatermark { partition: p as u32, watermark: wm });
             }
+            return true;
         }
-        self.update_combined(out);
-    }
-
-    fn mark_idle(&mut self, p: usize, at: Millis, out: &mut Vec<SourceEvent>) {
-        self.parts[p].idle = true;
-        out.push(SourceEvent::PartitionIdle { partition: p as u32, at });
-        self.update_combined(out);
+        false
     }
 
     /// `CombinedWatermarkStatus.updateCombinedWatermark`: the minimum over the partitions that

@@ -8,7 +8,9 @@
 //! counted in `numLateRecordsDropped`) only when every window containing it has fired: for HOP
 //! and CUMULATE a row whose first window already fired still counts in the later ones
 //! (`tvf_hop_basic`, `tvf_cumulate_basic`, recorded with real Flink). SESSION merges like the
-//! DataStream session windows, touching sessions included.
+//! DataStream session windows, touching sessions included, and checks lateness on the merged
+//! window: a row behind the watermark that joins an open session is kept
+//! (`tvf_session_late_row_joins_open_session`).
 
 use std::collections::BTreeMap;
 
@@ -93,7 +95,16 @@ impl TvfOperator {
         self.rec.push(TraceKind::ElementArrived { elem, id: e.id, key, ts: e.ts, value: e.value });
         let (_, windows) = self.slice_and_windows(e.ts);
         let watermark = self.watermark;
-        let windows: Vec<TimeWindow> = windows.into_iter().filter(|w| w.max_timestamp() > watermark).collect();
+        // SESSION merges first and checks lateness after, on the merged window
+        // (`MergingWindowProcessFunction.assignStateNamespace`: `addWindow`, then
+        // `isWindowLate`): a row whose own [ts, ts + gap) is behind the watermark still joins,
+        // or extends backwards, a session of its key that has not fired.
+        let windows: Vec<TimeWindow> = match self.spec {
+            TvfSpec::Session { .. } => {
+                windows.into_iter().filter(|w| self.session_merge_target(key, *w).max_timestamp() > watermark).collect()
+            }
+            _ => windows.into_iter().filter(|w| w.max_timestamp() > watermark).collect(),
+        };
         if self.rec.enabled {
             self.rec.push(TraceKind::WindowsAssigned {
                 elem,
@@ -131,6 +142,15 @@ impl TvfOperator {
             self.rec.push(TraceKind::ElementAdded { elem, id: e.id, key, window, state_window: window });
         }
         Ok(())
+    }
+
+    /// The window a row's session `new_window` becomes once merged with the live sessions of
+    /// its key that it intersects (touching included).
+    fn session_merge_target(&self, key: KeyId, new_window: TimeWindow) -> TimeWindow {
+        self.windows
+            .keys()
+            .filter(|(end, k, start)| *k == key && TimeWindow::new(*start, *end).intersects(&new_window))
+            .fold(new_window, |merged, (end, _, start)| merged.cover(&TimeWindow::new(*start, *end)))
     }
 
     /// Merges the row's session with every live session of the key it intersects.

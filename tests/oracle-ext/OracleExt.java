@@ -536,6 +536,17 @@ public class OracleExt {
             advance(clock, now, it.arrival);
             outs.get(it.partition).collect(it);
             if (!c.periodic && !it.marker) tw.emitImmediateWatermark(now[0]);
+            // Processing time moves on even when nothing of this item reaches the job (a marker
+            // that does not raise the combined watermark): a clock-only marker (Long.MIN_VALUE,
+            // never a watermark advance) carries the arrival to the keyed function's TTL clock,
+            // as the wall clock would.
+            if (res.downstream.isEmpty() || res.downstream.get(res.downstream.size() - 1).arrival < now[0]) {
+                Item clockOnly = new Item();
+                clockOnly.marker = true;
+                clockOnly.wm = Long.MIN_VALUE;
+                clockOnly.arrival = now[0];
+                res.downstream.add(clockOnly);
+            }
         }
         if (endOfInput) {
             // Not the multiplexer: at the end of a bounded input the source task emits
@@ -888,16 +899,21 @@ public class OracleExt {
         }
         // The job's watermarks: the oracle's generator (single partition, per-event emission), or,
         // with source-side features, the simulated source's combined watermarks as explicit markers.
+        // The source simulation's lines (partition watermarks, idleness, combined watermarks) come
+        // first in the output either way, then the job's lines: the two are compared separately.
+        SimResult sim = simulate(wc, input, endOfInput);
         List<Item> jobInput = input;
         String genKind = wc.kind;
         Long bound = wc.bound;
         if (wc.sourceFeatures()) {
-            jobInput = simulate(wc, input, endOfInput).downstream;
+            jobInput = sim.downstream;
             genKind = "explicit";
             bound = null;
             if (jobInput.isEmpty()) throw new ScenarioError("nothing reaches the job");
         }
-        return hasProcess ? runProcess(sc, jobInput, genKind, bound, endOfInput) : runTvf(sc, jobInput, genKind, bound, endOfInput);
+        List<String> lines = new ArrayList<>(sim.lines);
+        lines.addAll(hasProcess ? runProcess(sc, jobInput, genKind, bound, endOfInput) : runTvf(sc, jobInput, genKind, bound, endOfInput));
+        return lines;
     }
 
     static StreamExecutionEnvironment newEnv() {
