@@ -23,7 +23,9 @@ fn tvf_ignores_what_allowed_lateness_catches() {
     let tvf_rows: Vec<(i64, i64, u64)> = tvf
         .outputs
         .iter()
-        .filter_map(|o| if let Output::Tvf(r) = o { Some((r.window_start, r.window_time, r.firing.count)) } else { None })
+        .filter_map(
+            |o| if let Output::Tvf(r) = o { Some((r.window_start, r.window_time, r.firing.count)) } else { None },
+        )
         .collect();
     assert_eq!(tvf_rows, vec![(0, 59_999, 1)]);
     assert_eq!(tvf.stats.late_records_dropped, 1);

@@ -468,15 +468,6 @@ fn show(sets: &[Vec<PathBuf>], src: &Path) -> String {
         .join("\n")
 }
 
-/// Circles that came with another piece of work and are its to remove, each listed with its files
-/// (relative to `src/`). A new circle still fails the test, and so does a listed one that is gone
-/// (delete its entry then).
-const KNOWN_CIRCLES: &[&[&str]] = &[
-    // Issue 14's codegen split (merged from house-misc): java/mod.rs uses process_fn, which uses
-    // java's and pyflink's literal writers. Not the UI's to fix (src/codegen is another owner's).
-    &["codegen/java/mod.rs", "codegen/process_fn.rs", "codegen/pyflink/mod.rs"],
-];
-
 /// No file under `src/` is in an import circle, and the layers hold.
 #[test]
 fn no_import_circle_and_the_layers_hold() {
@@ -489,16 +480,8 @@ fn no_import_circle_and_the_layers_hold() {
     let seen = |from: &str, to: &str| graph.iter().any(|(f, t)| f.ends_with(from) && t.iter().any(|p| p.ends_with(to)));
     assert!(seen("components/header.rs", "hooks/mod.rs"), "components/header.rs → hooks/mod.rs not seen");
     assert!(seen("state/open.rs", "state/keys.rs"), "state/open.rs → state/keys.rs not seen");
-    let rel = |set: &Vec<PathBuf>| -> Vec<String> {
-        set.iter().map(|p| p.strip_prefix(&src).unwrap_or(p).to_string_lossy().replace('\\', "/")).collect()
-    };
     let found = circles(&graph);
-    let new: Vec<Vec<PathBuf>> =
-        found.iter().filter(|c| !KNOWN_CIRCLES.iter().any(|k| rel(c) == *k)).cloned().collect();
-    assert!(new.is_empty(), "import circles between files:\n{}", show(&new, &src));
-    for known in KNOWN_CIRCLES {
-        assert!(found.iter().any(|c| rel(c) == *known), "the circle {known:?} is gone: delete it from KNOWN_CIRCLES");
-    }
+    assert!(found.is_empty(), "import circles between files:\n{}", show(&found, &src));
     let up = layer_violations(&src, &graph);
     assert!(up.is_empty(), "imports against the layers of docs/architecture.md:\n{}", up.join("\n"));
 }

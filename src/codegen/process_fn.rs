@@ -4,7 +4,11 @@
 //! PyFlink, as `src/engine/process_fn.rs` runs them. The SQL form of the alert is a TUMBLE query
 //! (`sql.rs`); the RequestAssembler has none.
 
-use super::{COMPLETED_EVENTS, ERROR_EVENTS, REQUEST_EVENTS, STARTED_EVENTS, Text, human_duration, java, pyflink};
+// The literal writers come from each dialect's syntax module, not from the dialect's generator
+// (java/mod.rs and pyflink/mod.rs call this file: importing them here would be a circle).
+use super::java::syntax as java;
+use super::pyflink::syntax as pyflink;
+use super::{COMPLETED_EVENTS, ERROR_EVENTS, REQUEST_EVENTS, STARTED_EVENTS, Text, human_duration};
 use crate::engine::scenario::ProcessFunctionSpec;
 
 /// The course's keyed process functions, with their output record.

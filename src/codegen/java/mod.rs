@@ -3,7 +3,7 @@
 
 mod classes;
 mod input;
-mod syntax;
+pub(crate) mod syntax;
 
 pub(crate) use syntax::{duration, long_lit, string_lit};
 

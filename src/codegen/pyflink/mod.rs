@@ -8,7 +8,7 @@
 
 mod functions;
 mod source;
-mod syntax;
+pub(crate) mod syntax;
 
 pub(crate) use syntax::{grouped, string_lit, time};
 
