@@ -12,6 +12,7 @@ use super::axis::axis;
 use super::effects::flights;
 use super::lanes::{lanes, side_lane};
 use super::marbles::marbles;
+use super::marks::{marks, tvf_rows};
 use super::px::px;
 use super::timers::timers;
 use super::two_d::two_d;
@@ -62,7 +63,9 @@ fn svg(s: &Scene) -> Html {
                 { side_lane(&s.side) }
                 { windows(&s.windows) }
                 { timers(&s.timers) }
+                { tvf_rows(&s.tvf_rows) }
                 { marbles(&s.marbles) }
+                { marks(&s.marks) }
                 if s.animate {
                     { flights(&s.flights, s.anim_seq) }
                 }
