@@ -17,8 +17,9 @@
 //! Every mark is a dashed outline with a `≠` glyph and a title that says the difference, so that
 //! colour is never the only signal.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use crate::engine::time::format_millis;
 use crate::engine::view::{ElementOutcome, StepView};
@@ -40,11 +41,12 @@ pub struct DiffRow {
 /// The differences between the two sides at the playhead.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Diff {
+    /// In emission order: A's, then what only B has.
     pub rows: Vec<DiffRow>,
     /// (key, window) of each side's firings that differ.
-    windows: [BTreeSet<(String, Window)>; 2],
-    /// Input positions of the elements whose outcome differs.
-    elements: BTreeSet<usize>,
+    windows: [Vec<(String, Window)>; 2],
+    /// Input positions of the elements whose outcome differs, ascending.
+    elements: Vec<usize>,
 }
 
 /// One side's run folded at the playhead, with where its elements came from.
@@ -56,15 +58,28 @@ pub struct SideRun<'a> {
     pub input_of_elem: &'a [usize],
 }
 
-/// (key, window, earlier calls) → (sum, count) of every window function call up to the playhead.
-type Calls = BTreeMap<(String, Window, u64), (i64, u64)>;
+/// A window function call: (key, window, earlier calls of the window).
+type Call<'a> = (&'a str, Window, u64);
+/// Its sum and count.
+type Value = (i64, u64);
 
-fn calls(side: &SideRun) -> Calls {
+/// Every window function call up to the playhead, in emission order.
+fn calls<'a>(side: &SideRun<'a>) -> Vec<(Call<'a>, Value)> {
     side.run.outputs[..side.view.outputs.min(side.run.outputs.len())]
         .iter()
         .filter_map(Output::firing)
-        .map(|f| ((side.run.key_name(f.key).to_string(), f.window, f.n), (f.sum, f.count)))
+        .map(|f| ((side.run.key_name(f.key), f.window, f.n), (f.sum, f.count)))
         .collect()
+}
+
+/// Calls by identity (a later one replaces an earlier one of the same identity).
+fn index<'a>(calls: impl Iterator<Item = (Call<'a>, Value)>) -> FxHashMap<Call<'a>, Value> {
+    calls.collect()
+}
+
+/// A call as the upsert sink keys it: by (key, window) only.
+fn per_window<'a>(c: &(Call<'a>, Value)) -> (Call<'a>, Value) {
+    ((c.0.0, c.0.1, 0), c.1)
 }
 
 fn window_text(w: &Window) -> String {
@@ -93,50 +108,47 @@ fn counts(o: Option<ElementOutcome>) -> bool {
 impl Diff {
     pub fn new(a: SideRun, b: SideRun, values: ValueFormat) -> Diff {
         let mut d = Diff::default();
-        let value = |v: (i64, u64)| format!("sum {} count {}", values.value(v.0), v.1);
+        let say = |v: Option<&Value>, none: &str| {
+            v.map_or(none.to_string(), |v| format!("sum {} count {}", values.value(v.0), v.1))
+        };
         let (ca, cb) = (calls(&a), calls(&b));
-        let keys: BTreeSet<&(String, Window, u64)> = ca.keys().chain(cb.keys()).collect();
-        for k in keys {
-            let (va, vb) = (ca.get(k), cb.get(k));
-            if va == vb {
-                continue;
-            }
-            let call = if k.2 == 0 { "main firing".to_string() } else { format!("late firing {}", k.2) };
-            let say = |v: Option<&(i64, u64)>| v.map_or("none".to_string(), |v| value(*v));
+        let (ia, ib) = (index(ca.iter().copied()), index(cb.iter().copied()));
+        // Calls: A's in emission order, then those only B makes.
+        let only_b = cb.iter().filter(|(c, _)| !ia.contains_key(c));
+        for (c, _) in ca.iter().filter(|(c, v)| ib.get(c) != Some(v)).chain(only_b) {
+            let (va, vb) = (ia.get(c), ib.get(c));
+            let call = if c.2 == 0 { "main firing".to_string() } else { format!("late firing {}", c.2) };
             d.rows.push(DiffRow {
                 kind: "firing",
-                text: format!("{} {} {call}: A {}, B {}", k.0, window_text(&k.1), say(va), say(vb)),
+                text: format!("{} {} {call}: A {}, B {}", c.0, window_text(&c.1), say(va, "none"), say(vb, "none")),
             });
             for (side, v) in [(0, va), (1, vb)] {
-                if v.is_some() {
-                    d.windows[side].insert((k.0.clone(), k.1));
+                if v.is_some() && !d.windows[side].iter().any(|(k, w)| k == c.0 && *w == c.1) {
+                    d.windows[side].push((c.0.to_string(), c.1));
                 }
             }
         }
         // Elements, by input position where both sides hold the same element.
-        let mut by_input: BTreeMap<usize, [Option<usize>; 2]> = BTreeMap::new();
-        for (side, s) in [(0, &a), (1, &b)] {
-            for (ord, input) in s.input_of_elem.iter().enumerate() {
-                by_input.entry(*input).or_default()[side] = Some(ord);
+        let mut b_at_input = Vec::new();
+        for (ord, input) in b.input_of_elem.iter().enumerate() {
+            if b_at_input.len() <= *input {
+                b_at_input.resize(input + 1, None);
             }
+            b_at_input[*input] = Some(ord);
         }
-        for (input, [oa, ob]) in by_input {
-            let (Some(oa), Some(ob)) = (oa, ob) else { continue };
+        for (oa, input) in a.input_of_elem.iter().enumerate() {
+            let Some(ob) = b_at_input.get(*input).copied().flatten() else { continue };
             let (Some(ea), Some(eb)) = (a.run.elements.get(oa), b.run.elements.get(ob)) else { continue };
             if (ea.id, ea.ts, a.run.key_name(ea.key)) != (eb.id, eb.ts, b.run.key_name(eb.key)) {
                 continue;
             }
             let outcome = |s: &SideRun, o: usize| s.view.elements.get(o).copied().flatten();
             let (xa, xb) = (outcome(&a, oa), outcome(&b, ob));
-            let same = match (xa, xb) {
-                // Counted or not is the difference; which kind of drop is a detail.
-                (Some(ElementOutcome::Dropped { .. }), Some(ElementOutcome::Dropped { .. })) => true,
-                _ => xa == xb,
-            };
-            if same {
+            let dropped = |o| matches!(o, Some(ElementOutcome::Dropped { .. }));
+            // Counted or not is the difference; which kind of drop is a detail.
+            if xa == xb || (dropped(xa) && dropped(xb)) {
                 continue;
             }
-            let dropped = |o| matches!(o, Some(ElementOutcome::Dropped { .. }));
             let kind = if dropped(xa) || dropped(xb) {
                 "dropped"
             } else if xa == Some(ElementOutcome::SideOutput) || xb == Some(ElementOutcome::SideOutput) {
@@ -160,21 +172,24 @@ impl Diff {
                     outcome_text(xb)
                 ),
             });
-            d.elements.insert(input);
+            d.elements.push(*input);
         }
-        // Sinks: the upsert sink's last value per (key, window), the append-only sink's rows.
-        let last = |c: &Calls| -> BTreeMap<(String, Window), (i64, u64)> {
-            c.iter().map(|((k, w, _), v)| ((k.clone(), *w), *v)).collect()
-        };
-        let (la, lb) = (last(&ca), last(&cb));
-        let windows: BTreeSet<&(String, Window)> = la.keys().chain(lb.keys()).collect();
-        for w in windows {
-            let (va, vb) = (la.get(w), lb.get(w));
+        // Sinks: the upsert sink's last value per (key, window), once per window (at its first
+        // call); the append-only sink's rows.
+        let (la, lb) = (index(ca.iter().map(per_window)), index(cb.iter().map(per_window)));
+        let only_b = cb.iter().filter(|(c, _)| c.2 == 0 && !la.contains_key(&(c.0, c.1, 0)));
+        for w in ca.iter().filter(|(c, _)| c.2 == 0).chain(only_b).map(|c| per_window(c).0) {
+            let (va, vb) = (la.get(&w), lb.get(&w));
             if va != vb {
-                let say = |v: Option<&(i64, u64)>| v.map_or("no row".to_string(), |v| value(*v));
                 d.rows.push(DiffRow {
                     kind: "sink",
-                    text: format!("upsert sink, {} {}: A {}, B {}", w.0, window_text(&w.1), say(va), say(vb)),
+                    text: format!(
+                        "upsert sink, {} {}: A {}, B {}",
+                        w.0,
+                        window_text(&w.1),
+                        say(va, "no row"),
+                        say(vb, "no row")
+                    ),
                 });
             }
         }
@@ -196,7 +211,7 @@ impl Diff {
                 Some((start, end)) => Window::Time(crate::engine::time::TimeWindow { start, end }),
                 None => Window::Global,
             };
-            if windows.contains(&(w.key_name.to_string(), window)) {
+            if windows.iter().any(|(k, x)| **k == *w.key_name && *x == window) {
                 marks.push(DiffMark {
                     kind: "window",
                     x: w.x0,
@@ -208,7 +223,7 @@ impl Diff {
             }
         }
         for m in scene.marbles.iter().flat_map(|g| g.items.iter()) {
-            if self.elements.contains(&m.index) {
+            if self.elements.binary_search(&m.index).is_ok() {
                 let r = super::layout::dims::MARBLE_R + 3.0;
                 marks.push(DiffMark {
                     kind: "element",
