@@ -275,6 +275,7 @@ impl AppState {
             viewport: self.view.viewport,
             scale: self.view.scale,
             two_d: self.chrome.two_d,
+            processing_axis: self.view.on_processing_axis(&self.doc.layout),
             drag: self.drag,
             selection: self.selection,
             animate: self.play.animate,
