@@ -58,6 +58,8 @@ pub struct Chrome {
     pub panel_open: bool,
     pub tab: Tab,
     pub help_open: bool,
+    /// Sound cues as the playhead moves (`state::sound`); off by default.
+    pub sound: bool,
 }
 
 impl Default for Chrome {
@@ -70,6 +72,7 @@ impl Default for Chrome {
             panel_open: true,
             tab: Tab::Output,
             help_open: false,
+            sound: false,
         }
     }
 }
@@ -90,6 +93,7 @@ impl Chrome {
                 }
             }
             PanelAction::ShowBanner(b) => self.banners.push(b),
+            PanelAction::ToggleSound => self.sound = !self.sound,
         }
     }
 }

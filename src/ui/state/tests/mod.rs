@@ -2,6 +2,7 @@
 //! runner (it answers at once), or a runner that answers later (`runs.rs`).
 
 mod focus;
+mod host;
 mod reducer;
 mod runs;
 mod teach;
