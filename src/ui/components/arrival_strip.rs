@@ -21,8 +21,14 @@ pub struct ArrivalStripProps {
 /// canvas leaves the strip unchanged unless an outcome changes.
 #[derive(Clone, PartialEq)]
 enum ChipItem {
-    Element { id: i64, key: AttrValue, value: i64 },
+    Element {
+        id: i64,
+        key: AttrValue,
+        value: i64,
+    },
     Watermark(Millis),
+    /// A checkpoint or crash item (issue 17).
+    Control(&'static str),
 }
 
 #[derive(Properties, PartialEq)]
@@ -64,6 +70,9 @@ fn Chip(p: &ChipProps) -> Html {
             "chip-watermark",
             format!("step {}: watermark item {}", i + 1, format_millis(*w)),
         ),
+        ChipItem::Control(name) => {
+            (name.to_string(), String::new(), "chip-control", format!("step {}: {name} item", i + 1))
+        }
     };
     let class = classes!(
         "chip",
@@ -185,6 +194,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             InputItem::Watermark(w) | InputItem::SourceWatermark(crate::engine::scenario::Marker { wm: w, .. }) => {
                 (ChipItem::Watermark(*w), "watermark")
             }
+            InputItem::Control(c) => (ChipItem::Control(c.kind.name()), c.kind.name()),
         };
         ChipProps {
             index: i,

@@ -35,6 +35,14 @@ impl Editor {
                 ts: item.watermark().unwrap_or(0).to_string(),
                 error: None,
             },
+            InputItem::Control(c) => Editor {
+                index,
+                is_watermark: false,
+                key: String::new(),
+                value: String::new(),
+                ts: String::new(),
+                error: Some(format!("a {} item has no fields to edit", c.kind.name())),
+            },
         }
     }
 
