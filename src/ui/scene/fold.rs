@@ -187,6 +187,7 @@ pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>) -> Str
         }
         F::Max => values().max().map_or("max —".into(), |v| format!("max {v}")),
         F::Min => values().min().map_or("min —".into(), |v| format!("min {v}")),
+        F::Aggregate(_) => f.result.map_or("—".into(), |r| r.to_string()),
     }
 }
 
