@@ -185,6 +185,8 @@ pub fn refused_when_locked(action: &Action) -> bool {
         Action::Edit(_) | Action::Editor(_) | Action::Config(_) | Action::OpenMenu(_) => true,
         Action::Undo | Action::Redo => true,
         Action::Teach(TeachAction::Import { .. }) => true,
+        // Compare mode's second configuration and the SQL view's TVF change the document too.
+        Action::Compare(_) => true,
         _ => false,
     }
 }
@@ -429,6 +431,7 @@ mod tests {
         assert!(!refused_when_locked(&drag(DragStart::Pan)));
         assert!(refused_when_locked(&Action::Edit(EditAction::Delete(0))));
         assert!(refused_when_locked(&Action::Undo));
+        assert!(refused_when_locked(&Action::Compare(crate::ui::action::CompareAction::Close)));
         assert!(!refused_when_locked(&Action::Play(PlayAction::Forward)));
         assert!(!refused_when_locked(&Action::Teach(TeachAction::ToggleQuiz)));
     }
