@@ -203,11 +203,7 @@ impl<'a> SceneInput<'a> {
                 }
             })
             .collect();
-        Axis {
-            ticks,
-            processing_note: !self.scenario.assigner.is_event_time() && !self.processing_axis,
-            processing_axis: self.processing_axis,
-        }
+        Axis { ticks, processing_axis: self.processing_axis }
     }
 
     fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
