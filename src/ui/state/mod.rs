@@ -121,6 +121,9 @@ struct SceneKey {
     animate: bool,
     anim_seq: u64,
     speed: f64,
+    values: crate::teach::ValueFormat,
+    /// The lanes' stretch (`RunLayout::fit_height`).
+    stretch: f64,
 }
 
 /// States compare by identity: the reducer returns a new state for every change, so two
@@ -184,7 +187,10 @@ impl AppState {
                 self.chrome.banners.clear();
                 self.open_fragment(*f);
             }
-            Action::Resize { width_px, height_px } => self.view.resize(width_px, height_px, &self.doc.layout),
+            Action::Resize { width_px, height_px } => {
+                self.view.resize(width_px, height_px, &self.doc.layout);
+                self.fit_lanes();
+            }
             Action::Play(a) => self.play.reduce(a, self.doc.steps()),
             Action::View(a) => self.view.reduce(a, &self.doc.layout),
             Action::Select(sel) => self.select(sel),
@@ -240,6 +246,7 @@ impl AppState {
                     self.view.fit(&self.doc.layout);
                 }
                 self.view.rescale(&self.doc.layout);
+                self.fit_lanes();
                 if after.announce
                     && let Some(e) = &self.doc.run.error
                 {
@@ -253,9 +260,23 @@ impl AppState {
         }
     }
 
+    /// The lanes fill the canvas box's height at the canvas's scale (2 units spare: no scroll bar).
+    fn fit_lanes(&mut self) {
+        let units = self.view.box_px.1 / self.view.scale - 2.0;
+        if self.view.box_px.1 > 0.0 {
+            Rc::make_mut(&mut self.doc.layout).fit_height(units);
+        }
+    }
+
     /// The fold at the playhead follows the run and the step; the selection follows what exists;
     /// the scene follows all of it and the view.
     fn refresh(&mut self) {
+        let lecture = self.teach.mode == crate::ui::action::Mode::Lecture;
+        if lecture != self.view.lecture {
+            self.view.lecture = lecture;
+            self.view.rescale(&self.doc.layout);
+            self.fit_lanes();
+        }
         let key = (self.doc.shown, self.play.step);
         if key != self.fold_key {
             self.fold = Rc::new(StepFold::new(&self.doc.shown_scenario, &self.doc.run, self.play.step));
@@ -273,6 +294,8 @@ impl AppState {
             animate: self.play.animate,
             anim_seq: self.play.anim_seq,
             speed: self.play.speed,
+            values: self.teach.values,
+            stretch: self.doc.layout.lanes.first().map_or(1.0, |l| l.stretch),
         };
         if self.scene_key.as_ref() != Some(&scene_key) {
             let input = SceneInput {
@@ -290,6 +313,7 @@ impl AppState {
                 anim_seq: scene_key.anim_seq,
                 speed: scene_key.speed,
                 snap_unit: self.view.snap_unit(),
+                values: scene_key.values,
             };
             self.scene = Rc::new(input.build());
             self.scene_key = Some(scene_key);
