@@ -11,6 +11,7 @@ use super::arrival_strip::ArrivalStrip;
 use super::banners::Banners;
 use super::blackout::Blackout;
 use super::canvas::Canvas;
+use super::compare_view::{CompareView, side_label};
 use super::context_menu::ContextMenu;
 use super::course_bar::CourseBar;
 use super::editor_dialog::editor_dialog;
@@ -74,6 +75,7 @@ pub fn App() -> Html {
     let s = &*state;
     let mode = s.teach.mode;
     let embed = mode == Mode::Embed;
+    let comparing = s.compare.is_some();
     let root_class = classes!(
         "app",
         (!s.chrome.panel_open).then_some("panel-closed"),
@@ -98,10 +100,16 @@ pub fn App() -> Html {
                 <CourseBar state={state.clone()} />
             }
             <main class="main">
-                <section class="canvas-wrap" aria-label="Timeline" data-testid="timeline">
+                <section class={classes!("canvas-wrap", comparing.then_some("comparing"))} aria-label="Timeline" data-testid="timeline">
+                    if comparing {
+                        { side_label("A", crate::ui::state::compare::summary(&s.doc.scenario)) }
+                    }
                     <div class="canvas-box" ref={canvas_box}>
                         <Canvas state={state.clone()} />
                     </div>
+                    if comparing {
+                        <CompareView state={state.clone()} />
+                    }
                     <Narration state={state.clone()} />
                     if !embed {
                         <Legend />

@@ -35,7 +35,7 @@ pub fn playback(state: &AppHandle) -> Html {
         Callback::from(move |a: PlayAction| state.dispatch(Action::Play(a)))
     };
     let s = &**state;
-    let steps = s.doc.steps();
+    let steps = s.steps();
     html! {
         <PlaybackBar step={s.play.step} {steps} playing={s.play.playing} speed={s.play.speed}
                      where_text={where_text(&s.doc.scenario.input, s.play.step, steps)} {on_play}>

@@ -1,12 +1,14 @@
-//! The side panel: its tabs (output, sinks, charts, code, configuration, step log) and the one on show.
+//! The side panel: its tabs (output, sinks, charts, code, configuration, SQL, compare, step log) and the one on show.
 
 use yew::prelude::*;
 
 use super::charts_panel::ChartsPanel;
 use super::code_panel::CodePanel;
+use super::compare_panel::ComparePanel;
 use super::config_panel::config_panel;
 use super::output_list::OutputList;
 use super::sinks_panel::SinksPanel;
+use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
 use crate::ui::action::{Action, PanelAction, Tab};
 use crate::ui::hooks::AppHandle;
@@ -18,12 +20,14 @@ pub struct SidePanelProps {
 }
 
 /// The tabs: what, the label, the `data-testid` (and `id`).
-const TABS: [(Tab, &str, &str); 6] = [
+const TABS: [(Tab, &str, &str); 8] = [
     (Tab::Output, "Output", "tab-output"),
     (Tab::Sinks, "Sinks", "tab-sinks"),
     (Tab::Charts, "Charts", "tab-charts"),
     (Tab::Code, "Code", "tab-code"),
     (Tab::Config, "Configure", "tab-config"),
+    (Tab::Sql, "SQL", "tab-sql"),
+    (Tab::Compare, "Compare", "tab-compare"),
     (Tab::Log, "Step log", "tab-log"),
 ];
 
@@ -57,6 +61,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Sinks => html! { <SinksPanel state={state.clone()} /> },
                         Tab::Charts => html! { <ChartsPanel state={state.clone()} /> },
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },
+                        Tab::Sql => html! { <SqlPanel state={state.clone()} /> },
+                        Tab::Compare => html! { <ComparePanel state={state.clone()} /> },
                     }
                 }
             </div>

@@ -19,7 +19,7 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // Frame-clock ticks between steps change no visible state: no new state, no render.
         if let Action::Play(PlayAction::Tick { now_millis }) = action {
-            if !self.play.advance_clock(now_millis, self.doc.steps()) {
+            if !self.play.advance_clock(now_millis, self.steps()) {
                 return self;
             }
             let mut next = (*self).clone();

@@ -17,6 +17,8 @@ pub mod dims {
     pub const WINDOW_ROW: f64 = 26.0;
     pub const MARBLE_ROW: f64 = 40.0;
     pub const SIDE_LANE: f64 = 44.0;
+    /// A source partition's track (its own watermark), above the key lanes.
+    pub const TRACK: f64 = 22.0;
     pub const MARBLE_R: f64 = 9.0;
     /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
     pub const MAX_ROWS: u16 = 12;
@@ -74,12 +76,21 @@ pub struct RunLayout {
     pub lane_of_elem: Vec<usize>,
     /// Row of each window a lane ever shows.
     pub rows: BTreeMap<(KeyId, Window), u16>,
+    /// The y of each source partition's track (none when the source is one partition emitting
+    /// per event: its watermark is the operator's).
+    pub tracks: Vec<f64>,
     pub side_lane_y: f64,
     pub height: f64,
     /// The height with unstretched lanes (what the canvas scale is fitted to).
     pub natural_height: f64,
     /// Earliest and latest time worth showing (elements, watermark items, windows).
     pub time_range: Option<(Millis, Millis)>,
+    /// The same on the processing-time axis: the arrivals (and processing-time windows).
+    pub processing_range: Option<(Millis, Millis)>,
+    /// The windows are processing-time windows: their bounds are arrivals.
+    pub processing_windows: bool,
+    /// Each input item's arrival (processing time).
+    pub arrivals: Vec<Millis>,
 }
 
 fn is_drawable(t: Millis) -> bool {
@@ -185,7 +196,29 @@ impl RunLayout {
             }
         }
         let lanes = keys.into_iter().zip(rows_of_lane).map(|(key, rows)| Lane::new(key, rows)).collect();
+        let mut tracks = Vec::new();
+        if crate::teach::source::SourceView::shows_tracks(scenario) {
+            let mut y = dims::AXIS_HEIGHT;
+            for _ in 0..scenario.partition_count() {
+                tracks.push(y);
+                y += dims::TRACK;
+            }
+        }
         let time_range = (lo <= hi).then_some((lo, hi));
+        let arrivals = scenario.arrivals();
+        let processing_windows = !scenario.assigner.is_event_time();
+        let mut processing_range = arrivals.iter().min().copied().zip(arrivals.iter().max().copied());
+        if processing_windows {
+            // Processing-time windows' bounds are processing times: they belong on that axis.
+            for ev in &run.trace {
+                if let TraceKind::WindowCreated { window: Window::Time(tw), .. } = &ev.kind
+                    && let Some((plo, phi)) = processing_range
+                    && tw.end > tw.start
+                {
+                    processing_range = Some((plo.min(tw.start), phi.max(tw.end)));
+                }
+            }
+        }
         let mut layout = RunLayout {
             lanes,
             lane_of_run_key,
@@ -193,19 +226,23 @@ impl RunLayout {
             input_of_elem,
             lane_of_elem,
             rows,
+            tracks,
             side_lane_y: 0.0,
             height: 0.0,
             natural_height: 0.0,
             time_range,
+            processing_range,
+            processing_windows,
+            arrivals,
         };
         layout.place_lanes(1.0);
         layout.natural_height = layout.height;
         layout
     }
 
-    /// Stacks the lanes under the axis with their rows stretched by `stretch`.
+    /// Stacks the lanes under the axis (and the partition tracks) with their rows stretched by `stretch`.
     fn place_lanes(&mut self, stretch: f64) {
-        let mut y = dims::AXIS_HEIGHT;
+        let mut y = self.tracks.last().map_or(dims::AXIS_HEIGHT, |t| t + dims::TRACK + dims::LANE_GAP);
         for lane in &mut self.lanes {
             lane.stretch = stretch;
             lane.y = y;
