@@ -268,7 +268,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         Callback::from(move |_| state.dispatch(Action::View(ViewAction::ToggleProcessingAxis)))
     };
     html! {
-        <div class="arrival" aria-label="Arrival order (processing time)">
+        <div class="arrival" role="group" aria-label="Arrival order (processing time)">
             <div class="arrival-head">
                 <span class="arrival-title">{ "arrival order" }</span>
                 <button data-testid="insert-watermark" title="Insert a watermark item at the playhead (w)" onclick={insert}>{ "+ watermark" }</button>
@@ -283,7 +283,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                     </button>
                 }
             </div>
-            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
+            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip" tabindex="0"
                 {onpointerdown} {onpointermove} {ondblclick} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
                 <ChipList {chips} />
             </ol>
