@@ -244,6 +244,8 @@ pub enum Tab {
     Charts,
     /// The Flink program in Java, PyFlink and SQL.
     Code,
+    /// The lateness report: late, dropped and late-fired elements per out-of-orderness bound.
+    Lateness,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -436,7 +438,26 @@ pub enum TeachAction {
         text: String,
     },
     ImportError(String),
+    /// A table (CSV, TSV, JSON Lines) to import: the mapping dialog opens on its bytes (empty:
+    /// the user pastes text).
+    OpenImport(ImportSource),
+    /// The mapping dialog closed without loading anything.
+    CloseImport,
+    /// The mapping dialog's scenario (JSON text): loaded like any file (the previous one is one
+    /// undo away), `summary` said in a banner.
+    ImportStream {
+        name: String,
+        text: String,
+        summary: String,
+    },
     SetDialect(Dialect),
+}
+
+/// A table the user chose or dropped (the extras module reads it), or `None`: the user pastes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportSource {
+    pub name: String,
+    pub file: Option<web_sys::File>,
 }
 
 /// A field of the configuration panel (errors are shown next to it).

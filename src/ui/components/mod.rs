@@ -17,6 +17,8 @@ mod embed_bar;
 mod header;
 mod help;
 mod icon;
+pub mod import_dialog;
+pub mod lateness_report;
 mod legend;
 mod narration;
 mod output_list;

@@ -8,8 +8,8 @@ use super::config_panel::config_panel;
 use super::output_list::OutputList;
 use super::sinks_panel::SinksPanel;
 use super::step_log::StepLog;
-use crate::ui::action::{Action, PanelAction, Tab};
-use crate::ui::hooks::AppHandle;
+use crate::ui::action::{Action, Mode, PanelAction, Tab};
+use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_scenario_json};
 use crate::ui::scene::fold::step_log;
 
 #[derive(Properties, PartialEq)]
@@ -31,6 +31,10 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         }
     };
     let outputs = state.fold.view.outputs;
+    let json = use_scenario_json(&state.doc.scenario);
+    let lateness = (tab == Tab::Lateness).then(|| ExtrasView::Lateness(json, state.teach.mode == Mode::Lecture));
+    let lateness_host = use_node_ref();
+    let ready = use_extras_view(lateness_host.clone(), state.clone(), lateness);
     html! {
         <aside class="side-panel" aria-label="Output and configuration">
             <div class="tabs" role="tablist">
@@ -38,6 +42,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 { tab_button(Tab::Sinks, "Sinks", "tab-sinks") }
                 { tab_button(Tab::Charts, "Charts", "tab-charts") }
                 { tab_button(Tab::Code, "Code", "tab-code") }
+                { tab_button(Tab::Lateness, "Lateness", "tab-lateness") }
                 { tab_button(Tab::Config, "Configure", "tab-config") }
                 { tab_button(Tab::Log, "Step log", "tab-log") }
                 <span class="tab-count">{ format!("{outputs} record(s)") }</span>
@@ -51,6 +56,12 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Sinks => html! { <SinksPanel state={state.clone()} /> },
                         Tab::Charts => html! { <ChartsPanel state={state.clone()} /> },
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },
+                        Tab::Lateness => html! {
+                            <>
+                                if !ready { <p class="loading">{ "Loading the lateness report…" }</p> }
+                                <div class="lateness-host" ref={lateness_host} />
+                            </>
+                        },
                     }
                 }
             </div>

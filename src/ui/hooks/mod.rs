@@ -10,9 +10,11 @@
 //! | [`use_frame_clock`] | while playing, every animation frame → a tick |
 //! | [`use_resize_observer`] | an element's size → a callback |
 //! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
+//! | [`use_extras_view`] | a view of it that answers back (import dialog, lateness report) → actions |
 
 mod use_app;
 mod use_extras;
+mod use_extras_view;
 mod use_frame_clock;
 mod use_hash_link;
 mod use_keyboard;
@@ -20,7 +22,8 @@ mod use_resize_observer;
 mod use_url_sync;
 
 pub use use_app::{AppHandle, location_hash, send, use_app};
-pub use use_extras::{ScenarioJson, use_extras, use_scenario_json};
+pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json};
+pub use use_extras_view::{ExtrasView, use_extras_view};
 pub use use_frame_clock::use_frame_clock;
 pub use use_hash_link::use_hash_link;
 pub use use_keyboard::use_keyboard;

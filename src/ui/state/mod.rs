@@ -25,6 +25,7 @@
 
 pub mod chrome;
 pub mod config;
+pub mod import_flow;
 pub mod keys;
 pub mod playback;
 pub mod scenario;
