@@ -56,12 +56,80 @@ pub enum Action {
     RunFinished(RunFinished),
     /// Presets, modes, quiz, "why?", sharing and import (`state::teach`).
     Teach(TeachAction),
+    /// Compare mode and the SQL view's window TVF (`state::compare`).
+    Compare(CompareAction),
 }
 
-/// A run for the runner (`super::runner`): this scenario, answered with `revision`.
+/// One of compare mode's two configurations: A is the scenario on show, B the second one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// The SQL view's choice of window TVF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TvfKind {
+    Tumble,
+    Hop,
+    Cumulate,
+    Session,
+}
+
+impl TvfKind {
+    pub const ALL: [TvfKind; 4] = [TvfKind::Tumble, TvfKind::Hop, TvfKind::Cumulate, TvfKind::Session];
+
+    pub fn sql_name(&self) -> &'static str {
+        match self {
+            TvfKind::Tumble => "TUMBLE",
+            TvfKind::Hop => "HOP",
+            TvfKind::Cumulate => "CUMULATE",
+            TvfKind::Session => "SESSION",
+        }
+    }
+}
+
+/// The ready-made comparisons (`state::compare`): each sets A and B from the scenario on show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareExample {
+    /// Bounded out-of-orderness 5 s against 20 s.
+    Bounds,
+    /// The DataStream window against the closest window TVF.
+    DataStreamVsTvf,
+    /// `withIdleness` off against on.
+    Idleness,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareAction {
+    /// Compare mode with this second configuration (an empty input: the same input as A).
+    Open(Box<Scenario>),
+    Example(CompareExample),
+    Close,
+    /// A side's window: the DataStream window (`None`) or a window TVF (the SQL view: side A).
+    SetTvf(Side, Option<TvfKind>),
+    /// B's bounded out-of-orderness (ms).
+    SetBound(Millis),
+    /// B's allowed lateness (ms).
+    SetLateness(Millis),
+    /// B's `withIdleness` (ms; 0: off).
+    SetIdleness(Millis),
+}
+
+/// Which document a run is for: the scenario on show, or compare mode's second configuration
+/// (`state::compare`). A runner hands it back unchanged with the answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RunSlot {
+    #[default]
+    Main,
+    Compare,
+}
+
+/// A run for the runner (`super::runner`): this scenario, answered with `revision` and `slot`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRequest {
     pub revision: u64,
+    pub slot: RunSlot,
     pub scenario: Rc<Scenario>,
 }
 
@@ -70,6 +138,7 @@ pub struct RunRequest {
 #[derive(Clone, Debug)]
 pub struct RunFinished {
     pub revision: u64,
+    pub slot: RunSlot,
     pub result: Result<Rc<Run>, String>,
 }
 
@@ -77,6 +146,7 @@ pub struct RunFinished {
 impl PartialEq for RunFinished {
     fn eq(&self, other: &Self) -> bool {
         self.revision == other.revision
+            && self.slot == other.slot
             && match (&self.result, &other.result) {
                 (Ok(a), Ok(b)) => Rc::ptr_eq(a, b),
                 (Err(a), Err(b)) => a == b,
@@ -105,11 +175,18 @@ pub enum PlayAction {
 /// The visible event-time range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ViewAction {
-    ZoomAt { px: f64, factor: f64 },
-    PanBy { dx_px: f64 },
+    ZoomAt {
+        px: f64,
+        factor: f64,
+    },
+    PanBy {
+        dx_px: f64,
+    },
     ZoomIn,
     ZoomOut,
     Fit,
+    /// Event time or processing time (the arrivals) along the axis, then fit.
+    ToggleProcessingAxis,
 }
 
 /// Keyboard focus inside the canvas (one Tab stop with roving focus, contract §4).
@@ -197,6 +274,8 @@ pub enum PanelAction {
     ToggleHelp,
     DismissBanner(usize),
     ShowBanner(String),
+    /// Sound cues on or off (`state::sound`).
+    ToggleSound,
 }
 
 /// Something on the canvas that can be selected and focused (contract §4: focus and selection are
@@ -220,6 +299,8 @@ pub enum ObjectId {
         key: KeyId,
         time: Millis,
     },
+    /// A source partition's track (its own watermark).
+    Partition(u32),
 }
 
 impl ObjectId {
@@ -244,6 +325,10 @@ pub enum Tab {
     Charts,
     /// The Flink program in Java, PyFlink and SQL.
     Code,
+    /// The SQL view: the window TVF, its query and rows.
+    Sql,
+    /// Compare mode's second configuration and examples.
+    Compare,
     /// The lateness report: late, dropped and late-fired elements per out-of-orderness bound.
     Lateness,
 }
@@ -262,6 +347,8 @@ pub enum Drag {
     Element {
         index: usize,
         grab_offset_millis: f64,
+        /// On the processing-time axis the drag moves the element's arrival, not its timestamp.
+        arrival: bool,
     },
     Watermark {
         target: WatermarkTarget,
@@ -304,6 +391,10 @@ pub enum EditorField {
     Key,
     Value,
     Ts,
+    /// The source partition it is read from.
+    Partition,
+    /// Its arrival (processing time); empty: 100 ms after the item before it.
+    Arrival,
 }
 
 /// Where a key press happened.
@@ -392,6 +483,8 @@ pub enum WhyTarget {
         window: Window,
         time: Millis,
     },
+    /// A source partition: its watermark, whether it is idle, whether it holds the combined one.
+    Partition(u32),
 }
 
 /// The "why?" popover: its target and where it was asked (page CSS px).
@@ -451,6 +544,8 @@ pub enum TeachAction {
         summary: String,
     },
     SetDialect(Dialect),
+    /// A lab page locks editing (read-only) or unlocks it (`state::host`).
+    Lock(bool),
 }
 
 /// A table the user chose or dropped (the extras module reads it), or `None`: the user pastes.
@@ -479,6 +574,16 @@ pub enum Field {
     EvictorN,
     EvictorSize,
     Function,
+    /// Source partitions (1 to 64).
+    Partitions,
+    /// Per-event or periodic watermark emission.
+    Emission,
+    /// `autoWatermarkInterval`.
+    Interval,
+    /// `withIdleness(d)`; empty: none.
+    Idleness,
+    /// The per-key gaps of a dynamic session assigner.
+    KeyGaps,
 }
 
 impl Field {
@@ -501,6 +606,11 @@ impl Field {
             Field::EvictorN => "evictor-n",
             Field::EvictorSize => "evictor-size",
             Field::Function => "function",
+            Field::Partitions => "partitions",
+            Field::Emission => "emission",
+            Field::Interval => "interval",
+            Field::Idleness => "idleness",
+            Field::KeyGaps => "key-gaps",
         }
     }
 }
@@ -517,6 +627,9 @@ pub enum ConfigEdit {
     Evictor(EvictorChoice),
     EvictAfter(bool),
     Function(WindowFunctionSpec),
+    Emission(EmissionChoice),
+    /// A dynamic session's gap for one key, as typed (empty: the default gap).
+    KeyGap(String, String),
 }
 
 impl ConfigEdit {
@@ -529,6 +642,8 @@ impl ConfigEdit {
             ConfigEdit::Trigger(_) | ConfigEdit::Purging(_) => Field::Trigger,
             ConfigEdit::Evictor(_) | ConfigEdit::EvictAfter(_) => Field::Evictor,
             ConfigEdit::Function(_) => Field::Function,
+            ConfigEdit::Emission(_) => Field::Emission,
+            ConfigEdit::KeyGap(..) => Field::KeyGaps,
         }
     }
 }
@@ -584,7 +699,8 @@ impl Choice for AssignerChoice {
         (AssignerChoice::TumblingProcessing, "tumbling_processing", "tumbling, processing time"),
         (AssignerChoice::SlidingProcessing, "sliding_processing", "sliding, processing time"),
     ];
-    const MENU: usize = 5;
+    /// Tumbling to global + end-of-stream, and the dynamic session gap (edited per key).
+    const MENU: usize = 6;
 }
 
 impl AssignerChoice {
@@ -620,6 +736,22 @@ impl Choice for WatermarkChoice {
         (WatermarkChoice::Explicit, "explicit", "explicit (watermark items)"),
         (WatermarkChoice::Bounded, "bounded_out_of_orderness", "bounded out-of-orderness"),
         (WatermarkChoice::Monotonous, "monotonous", "monotonous timestamps"),
+    ];
+}
+
+/// How the source's generators emit watermarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmissionChoice {
+    /// Right after every record (the oracle's mode).
+    PerEvent,
+    /// Every `autoWatermarkInterval` of processing time.
+    Periodic,
+}
+
+impl Choice for EmissionChoice {
+    const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
+        (EmissionChoice::PerEvent, "per_event", "per event (after every record)"),
+        (EmissionChoice::Periodic, "periodic", "periodic (autoWatermarkInterval)"),
     ];
 }
 
