@@ -60,7 +60,8 @@ pub fn draw_lateness<DB: DrawingBackend>(
         .x_labels(n + 1)
         .y_labels(6)
         .x_label_formatter(&labels)
-        .y_label_formatter(&|v| format!("{v:.0} %"))
+        // Small shares need a decimal, or 0.5 % and 0 % would both read "0 %".
+        .y_label_formatter(&|v| if y_max < 10.0 { format!("{v:.1} %") } else { format!("{v:.0} %") })
         .label_style(style.font(11.0))
         .axis_desc_style(style.font(11.0))
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
