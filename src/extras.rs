@@ -3,23 +3,28 @@
 //! program generators with their templates, the explanations), loaded on demand by `tidemark::ui::extras` the first time one of those tabs
 //! opens. It is given the scenario as JSON, re-runs the engine on it (the same `engine::run` as the
 //! page) and renders the sinks into the host element it is handed (a Yew root of its own), draws a
-//! chart on a canvas, or answers with the program text. Natively it is an empty program.
+//! chart on a canvas, or answers with the program text. It also carries your own stream's import
+//! (the CSV reader, the date-time parser, the mapping dialog: `render_import`) and the lateness
+//! report (`render_lateness`). Natively it is an empty program.
 
 #[cfg(target_arch = "wasm32")]
 mod web {
     use std::cell::RefCell;
     use std::rc::Rc;
 
-    use js_sys::{Array, Object, Reflect};
+    use js_sys::{Array, Function, Object, Reflect};
+    use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
     use web_sys::{Element, HtmlCanvasElement};
-    use yew::AppHandle;
+    use yew::{AppHandle, Callback};
 
     use tidemark::codegen::{self, Dialect};
     use tidemark::engine::{Run, Scenario, run};
     use tidemark::sinks::Downstream;
     use tidemark::teach::ValueFormat;
     use tidemark::ui::components::charts_panel::{ChartKind, ChartsData, draw_chart as draw};
+    use tidemark::ui::components::import_dialog::{ImportDialog, ImportDialogProps};
+    use tidemark::ui::components::lateness_report::{LatenessView, LatenessViewProps};
     use tidemark::ui::components::sinks_view::{DownstreamRef, SinksView, SinksViewProps};
     use tidemark::ui::extras;
 
@@ -48,6 +53,12 @@ mod web {
         static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
         /// The sinks view rendered last, and the element it lives in.
         static SINKS: RefCell<Option<(Element, AppHandle<SinksView>)>> = const { RefCell::new(None) };
+        /// Bumps when the import dialog closes: a file read that ends after it is not shown.
+        static IMPORT_GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        /// The import dialog, while it is open.
+        static IMPORT: RefCell<Option<AppHandle<ImportDialog>>> = const { RefCell::new(None) };
+        /// The lateness report rendered last, and the element it lives in.
+        static LATENESS: RefCell<Option<(Element, AppHandle<LatenessView>)>> = const { RefCell::new(None) };
     }
 
     struct Last {
@@ -141,6 +152,80 @@ mod web {
             }
         });
         Ok(())
+    }
+
+    /// Opens the import dialog on a file (`null`: paste) in `host`, replacing any open one, once
+    /// the file is read; it answers `answer("load", scenario_json, summary)` or `answer("cancel", "", "")`.
+    #[wasm_bindgen]
+    pub fn render_import(host: Element, name: String, file: JsValue, answer: Function) {
+        close_import();
+        let generation = IMPORT_GENERATION.with(|g| g.get());
+        wasm_bindgen_futures::spawn_local(async move {
+            let bytes = match file.dyn_into::<web_sys::File>() {
+                Ok(f) => match wasm_bindgen_futures::JsFuture::from(f.array_buffer()).await {
+                    Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+                    Err(_) => {
+                        let reason = format!("{name}: could not be read");
+                        let _ = answer.call3(&JsValue::NULL, &"error".into(), &reason.into(), &"".into());
+                        return;
+                    }
+                },
+                Err(_) => Vec::new(),
+            };
+            // The page closed the dialog (or opened another) while the file was read.
+            if IMPORT_GENERATION.with(|g| g.get()) != generation {
+                return;
+            }
+            let cancel = answer.clone();
+            let props = ImportDialogProps {
+                name,
+                bytes: Rc::from(bytes),
+                on_load: Callback::from(move |(json, summary): (String, String)| {
+                    let _ = answer.call3(&JsValue::NULL, &"load".into(), &json.into(), &summary.into());
+                }),
+                on_cancel: Callback::from(move |()| {
+                    // Three strings always: the page's callback takes (what, a, b).
+                    let _ = cancel.call3(&JsValue::NULL, &"cancel".into(), &"".into(), &"".into());
+                }),
+            };
+            let app = yew::Renderer::<ImportDialog>::with_root_and_props(host, props).render();
+            IMPORT.with(|i| *i.borrow_mut() = Some(app));
+        });
+    }
+
+    /// Takes the import dialog down.
+    #[wasm_bindgen]
+    pub fn close_import() {
+        IMPORT_GENERATION.with(|g| g.set(g.get() + 1));
+        if let Some(app) = IMPORT.with(|i| i.borrow_mut().take()) {
+            app.destroy();
+        }
+    }
+
+    /// Renders the lateness report of the scenario in `host`; `answer("bound", ms as text)` when the
+    /// user picks a bound.
+    #[wasm_bindgen]
+    pub fn render_lateness(host: Element, scenario_json: &str, lecture: bool, answer: Function) {
+        let props = LatenessViewProps {
+            scenario_json: Rc::from(scenario_json),
+            lecture,
+            on_bound: Callback::from(move |bound: i64| {
+                let _ = answer.call3(&JsValue::NULL, &"bound".into(), &bound.to_string().into(), &"".into());
+            }),
+        };
+        LATENESS.with(|l| {
+            let mut l = l.borrow_mut();
+            match l.as_mut() {
+                Some((el, app)) if *el == host => app.update(props),
+                _ => {
+                    if let Some((_, old)) = l.take() {
+                        old.destroy();
+                    }
+                    let app = yew::Renderer::<LatenessView>::with_root_and_props(host.clone(), props).render();
+                    *l = Some((host, app));
+                }
+            }
+        });
     }
 
     /// Whether the scenario has a partitions chart ([`tidemark::ui::charts::PartitionChart`]).

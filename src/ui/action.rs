@@ -329,6 +329,8 @@ pub enum Tab {
     Sql,
     /// Compare mode's second configuration and examples.
     Compare,
+    /// The lateness report: late, dropped and late-fired elements per out-of-orderness bound.
+    Lateness,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -529,9 +531,28 @@ pub enum TeachAction {
         text: String,
     },
     ImportError(String),
+    /// A table (CSV, TSV, JSON Lines) to import: the mapping dialog opens on its bytes (empty:
+    /// the user pastes text).
+    OpenImport(ImportSource),
+    /// The mapping dialog closed without loading anything.
+    CloseImport,
+    /// The mapping dialog's scenario (JSON text): loaded like any file (the previous one is one
+    /// undo away), `summary` said in a banner.
+    ImportStream {
+        name: String,
+        text: String,
+        summary: String,
+    },
     SetDialect(Dialect),
     /// A lab page locks editing (read-only) or unlocks it (`state::host`).
     Lock(bool),
+}
+
+/// A table the user chose or dropped (the extras module reads it), or `None`: the user pastes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportSource {
+    pub name: String,
+    pub file: Option<web_sys::File>,
 }
 
 /// A field of the configuration panel (errors are shown next to it).

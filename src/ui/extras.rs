@@ -143,6 +143,43 @@ impl Extras {
     }
 }
 
+/// The callback an extras view answers with: `(what, a, b)` (`hooks::use_extras_view`).
+pub type Answer = wasm_bindgen::closure::Closure<dyn Fn(String, String, String)>;
+
+impl Extras {
+    /// Opens the import dialog ([`crate::ui::components::import_dialog::ImportDialog`]) on a file
+    /// (the module reads it; `None`: paste) inside `host`; it answers `load` (scenario JSON,
+    /// summary) or `cancel`.
+    pub fn render_import(
+        &self,
+        host: &web_sys::Element,
+        name: &str,
+        file: Option<&web_sys::File>,
+        answer: &Function,
+    ) -> Result<(), String> {
+        let args = Array::of4(host, &name.into(), file.map_or(&JsValue::NULL, |f| f.as_ref()), answer);
+        self.call("render_import", &args).map(|_| ())
+    }
+
+    /// Takes the import dialog down (the page closed it).
+    pub fn close_import(&self) {
+        let _ = self.call("close_import", &Array::new());
+    }
+
+    /// Renders the lateness report of the scenario inside `host`; it answers `bound` (milliseconds
+    /// as text: 64-bit) when the user picks a bound.
+    pub fn render_lateness(
+        &self,
+        host: &web_sys::Element,
+        json: &str,
+        lecture: bool,
+        answer: &Function,
+    ) -> Result<(), String> {
+        let args = Array::of4(host, &json.into(), &lecture.into(), answer);
+        self.call("render_lateness", &args).map(|_| ())
+    }
+}
+
 /// A "why?" explanation, made by the extras module (`teach::why`, which the page's main module
 /// does not carry).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,29 +18,29 @@ pub struct ChartStyle {
 }
 
 impl ChartStyle {
-    fn px(&self, v: f64) -> u32 {
+    pub(super) fn px(&self, v: f64) -> u32 {
         (v * self.scale).round().max(1.0) as u32
     }
 
-    fn font(&self, size: f64) -> TextStyle<'static> {
+    pub(super) fn font(&self, size: f64) -> TextStyle<'static> {
         let color = if self.high_contrast { BLACK } else { RGBColor(0x30, 0x38, 0x48) };
         ("sans-serif", size * self.scale).into_font().color(&color)
     }
 }
 
 // The app's colours (assets/style.css), so the charts read like the canvas.
-const OPEN: RGBColor = RGBColor(0x3d, 0x6f, 0xc0);
-const FIRED: RGBColor = RGBColor(0x1f, 0x8a, 0x4c);
-const LATE: RGBColor = RGBColor(0xc7, 0x77, 0x00);
+pub(super) const OPEN: RGBColor = RGBColor(0x3d, 0x6f, 0xc0);
+pub(super) const FIRED: RGBColor = RGBColor(0x1f, 0x8a, 0x4c);
+pub(super) const LATE: RGBColor = RGBColor(0xc7, 0x77, 0x00);
 const EARLY: RGBColor = RGBColor(0x7b, 0x52, 0xc7);
-const WM: RGBColor = RGBColor(0x0b, 0x57, 0xd0);
-const SIDE: RGBColor = RGBColor(0xc0, 0x26, 0x6d);
-const MUTED: RGBColor = RGBColor(0x8a, 0x8f, 0x99);
+pub(super) const WM: RGBColor = RGBColor(0x0b, 0x57, 0xd0);
+pub(super) const SIDE: RGBColor = RGBColor(0xc0, 0x26, 0x6d);
+pub(super) const MUTED: RGBColor = RGBColor(0x8a, 0x8f, 0x99);
 const PLAYHEAD: RGBColor = RGBColor(0xe0, 0x1e, 0x1e);
 
 type DrawResult = Result<(), String>;
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
+pub(super) fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
 
@@ -427,7 +427,7 @@ pub fn draw_results<DB: DrawingBackend>(
 }
 
 /// The series-label box every chart draws, at `position`.
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
     position: SeriesLabelPosition,
     style: &ChartStyle,

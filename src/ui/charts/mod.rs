@@ -12,6 +12,7 @@
 //! ```
 
 pub mod draw;
+pub mod lateness;
 
 use crate::engine::Window;
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};

@@ -13,7 +13,7 @@ use super::blackout::Blackout;
 use super::canvas::Canvas;
 use super::compare_view::{CompareView, side_label};
 use super::context_menu::ContextMenu;
-use super::course_bar::CourseBar;
+use super::course_bar::{CourseBar, FileReader, open_file};
 use super::editor_dialog::editor_dialog;
 use super::embed_bar::EmbedBar;
 use super::header::Header;
@@ -26,8 +26,8 @@ use super::side_panel::SidePanel;
 use super::why_popover::WhyLayer;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
 use crate::ui::hooks::{
-    use_app, use_autosave, use_frame_clock, use_hash_link, use_host_api, use_keyboard, use_resize_observer,
-    use_saved_fragment, use_sound, use_url_sync,
+    ExtrasView, use_app, use_autosave, use_extras_view, use_frame_clock, use_hash_link, use_host_api, use_keyboard,
+    use_resize_observer, use_saved_fragment, use_sound, use_url_sync,
 };
 
 /// Installs the panic hook: the console message, plus a visible banner instead of a dead page.
@@ -84,15 +84,31 @@ pub fn App() -> Html {
         format!("mode-{}", mode.as_str()),
         s.teach.quiz.is_some().then_some("quiz-on"),
         s.teach.locked.then_some("locked"),
-        matches!(s.chrome.tab, Tab::Sinks | Tab::Charts | Tab::Code).then_some("wide-panel"),
+        matches!(s.chrome.tab, Tab::Sinks | Tab::Charts | Tab::Code | Tab::Lateness).then_some("wide-panel"),
     );
     let (run_state, revision) = s.run_status();
     let on_close_help = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::ToggleHelp)))
     };
+    // The import dialog, drawn by the extras module while an import is open.
+    let import_host = use_node_ref();
+    let import = s.teach.import_open.clone().map(|(seq, source)| ExtrasView::Import(seq, source));
+    use_extras_view(import_host.clone(), state.clone(), import);
+    // A file dropped anywhere on the page opens like Import… (a scenario, or a table to map).
+    let reader = use_mut_ref(|| None::<FileReader>);
+    let ondragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let ondrop = {
+        let state = state.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                open_file(&state, file, &reader);
+            }
+        })
+    };
     html! {
-        <div class={root_class} data-testid="app" data-mode={mode.as_str()}>
+        <div class={root_class} data-testid="app" data-mode={mode.as_str()} {ondragover} {ondrop}>
             if embed {
                 <EmbedBar state={state.clone()} />
             } else {
@@ -134,6 +150,7 @@ pub fn App() -> Html {
             if s.teach.why.is_some() {
                 <WhyLayer state={state.clone()} />
             }
+            <div class="import-host" ref={import_host} />
             <Blackout state={state.clone()} />
             { run_status(run_state, revision, s.runner_name()) }
         </div>

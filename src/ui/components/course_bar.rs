@@ -5,7 +5,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::share_box::ShareBoxView;
-use crate::ui::action::{Action, Mode, PanelAction, ShareBox, TeachAction};
+use crate::ui::action::{Action, ImportSource, Mode, PanelAction, ShareBox, TeachAction};
 use crate::ui::export;
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
@@ -64,13 +64,35 @@ fn export_action(state: &AppHandle, what: &str) {
     }
 }
 
+/// A file being read (dropping it cancels the read).
+pub type FileReader = gloo::file::callbacks::FileReader;
+
+/// Opens a chosen or dropped file: a scenario `.json` loads as before; any other file is a table
+/// for the import dialog, which the extras module reads.
+pub fn open_file(state: &AppHandle, file: web_sys::File, reader: &std::rc::Rc<std::cell::RefCell<Option<FileReader>>>) {
+    let name = file.name();
+    if !name.to_ascii_lowercase().ends_with(".json") {
+        return teach(state, TeachAction::OpenImport(ImportSource { name, file: Some(file) }));
+    }
+    let file = gloo::file::File::from(file);
+    if file.size() > crate::engine::scenario::limits::MAX_SCENARIO_BYTES as u64 {
+        teach(state, TeachAction::ImportError(format!("{name}: the file is larger than a scenario may be")));
+        return;
+    }
+    let state = state.clone();
+    *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(&file, move |r| match r {
+        Ok(text) => teach(&state, TeachAction::Import { name, text }),
+        Err(e) => teach(&state, TeachAction::ImportError(format!("{name}: could not be read ({e})"))),
+    }));
+}
+
 /// The course bar: the preset's title, the view modes, quiz, share, export and import.
 #[component]
 pub fn CourseBar(props: &StateProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
     // The import's file reader: dropping it would cancel the read.
-    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let reader = use_mut_ref(|| None::<FileReader>);
     let mode_button = |m: Mode, label: &'static str, title: &'static str| {
         let state = state.clone();
         let on = s.teach.mode == m;
@@ -100,17 +122,13 @@ pub fn CourseBar(props: &StateProps) -> Html {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
             input.set_value("");
-            let file = gloo::file::File::from(file);
-            let name = file.name();
-            if file.size() > crate::engine::scenario::limits::MAX_SCENARIO_BYTES as u64 {
-                teach(&state, TeachAction::ImportError(format!("{name}: the file is larger than a scenario may be")));
-                return;
-            }
-            let state = state.clone();
-            *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(&file, move |r| match r {
-                Ok(text) => teach(&state, TeachAction::Import { name, text }),
-                Err(e) => teach(&state, TeachAction::ImportError(format!("{name}: could not be read ({e})"))),
-            }));
+            open_file(&state, file, &reader);
+        })
+    };
+    let on_paste = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            teach(&state, TeachAction::OpenImport(ImportSource { name: "pasted text".into(), file: None }))
         })
     };
     let title = s.teach.preset.as_ref().map(|p| (p.title.clone(), p.source.clone(), p.goal.clone()));
@@ -142,10 +160,11 @@ pub fn CourseBar(props: &StateProps) -> Html {
                     <button class="seg" data-testid="export-png" title="Save the canvas as PNG" onclick={on_export("png")}>{ "PNG" }</button>
                     <button class="seg" data-testid="export-json" title="Save the scenario as JSON" onclick={on_export("json")}>{ "JSON" }</button>
                 </span>
-                <label class="tool import" title="Open a scenario (or preset) JSON file">
+                <label class="tool import" title="Open a scenario JSON file, or your own stream: CSV, TSV or JSON Lines (or drop a file onto the page)">
                     { "Import…" }
-                    <input type="file" accept=".json,application/json" data-testid="import-file" onchange={on_import} />
+                    <input type="file" accept=".json,.csv,.tsv,.jsonl,.ndjson,.txt" data-testid="import-file" onchange={on_import} />
                 </label>
+                <button class="tool" data-testid="import-paste" title="Paste CSV, TSV or JSON Lines" onclick={on_paste}>{ "Paste…" }</button>
             </div>
             if let Some(e) = &s.teach.import_error {
                 <p class="import-error" role="alert" data-testid="import-error">

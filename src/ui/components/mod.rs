@@ -19,6 +19,8 @@ mod embed_bar;
 mod header;
 mod help;
 mod icon;
+pub mod import_dialog;
+pub mod lateness_report;
 mod legend;
 mod locked_badge;
 mod narration;

@@ -10,8 +10,8 @@ use super::output_list::OutputList;
 use super::sinks_panel::SinksPanel;
 use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
-use crate::ui::action::{Action, PanelAction, Tab};
-use crate::ui::hooks::AppHandle;
+use crate::ui::action::{Action, Mode, PanelAction, Tab};
+use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_scenario_json};
 use crate::ui::scene::fold::step_log;
 
 #[derive(Properties, PartialEq)]
@@ -20,11 +20,12 @@ pub struct SidePanelProps {
 }
 
 /// The tabs: what, the label, the `data-testid` (and `id`).
-const TABS: [(Tab, &str, &str); 8] = [
+const TABS: [(Tab, &str, &str); 9] = [
     (Tab::Output, "Output", "tab-output"),
     (Tab::Sinks, "Sinks", "tab-sinks"),
     (Tab::Charts, "Charts", "tab-charts"),
     (Tab::Code, "Code", "tab-code"),
+    (Tab::Lateness, "Lateness", "tab-lateness"),
     (Tab::Config, "Configure", "tab-config"),
     (Tab::Sql, "SQL", "tab-sql"),
     (Tab::Compare, "Compare", "tab-compare"),
@@ -45,6 +46,10 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         }
     };
     let outputs = state.fold.view.outputs;
+    let json = use_scenario_json(&state.doc.scenario);
+    let lateness = (tab == Tab::Lateness).then(|| ExtrasView::Lateness(json, state.teach.mode == Mode::Lecture));
+    let lateness_host = use_node_ref();
+    let ready = use_extras_view(lateness_host.clone(), state.clone(), lateness);
     html! {
         <aside class="side-panel" aria-label="Output and configuration">
             <div class="tabs" role="tablist">
@@ -63,6 +68,12 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },
                         Tab::Sql => html! { <SqlPanel state={state.clone()} /> },
                         Tab::Compare => html! { <ComparePanel state={state.clone()} /> },
+                        Tab::Lateness => html! {
+                            <>
+                                if !ready { <p class="loading">{ "Loading the lateness report…" }</p> }
+                                <div class="lateness-host" ref={lateness_host} />
+                            </>
+                        },
                     }
                 }
             </div>

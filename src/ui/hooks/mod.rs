@@ -12,9 +12,11 @@
 //! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
 //! | [`use_host_api`] | a lab page's messages → actions; the step, edits, quiz answers and the height → the lab page |
 //! | [`use_sound`] | each step the playhead lands on → its sound cues (Web Audio), when sound is on |
+//! | [`use_extras_view`] | a view of it that answers back (import dialog, lateness report) → actions |
 
 mod use_app;
 mod use_extras;
+mod use_extras_view;
 mod use_frame_clock;
 mod use_hash_link;
 mod use_host_api;
@@ -24,7 +26,8 @@ mod use_sound;
 mod use_url_sync;
 
 pub use use_app::{AppHandle, location_hash, send, use_app};
-pub use use_extras::{ScenarioJson, use_extras, use_scenario_json};
+pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json};
+pub use use_extras_view::{ExtrasView, use_extras_view};
 pub use use_frame_clock::use_frame_clock;
 pub use use_hash_link::use_hash_link;
 pub use use_host_api::use_host_api;

@@ -12,11 +12,17 @@ use crate::ui::extras::{Extras, load, loaded};
 /// it is there), `Some(Err(_))` if it could not be loaded.
 #[hook]
 pub fn use_extras() -> Option<Result<Extras, String>> {
+    use_extras_when(true)
+}
+
+/// [`use_extras`] once `wanted` (a view that is not always on show loads it when first shown).
+#[hook]
+pub fn use_extras_when(wanted: bool) -> Option<Result<Extras, String>> {
     let state = use_state(|| loaded().map(Ok));
     {
         let state = state.clone();
-        use_effect_with((), move |_| {
-            if state.is_none() {
+        use_effect_with(wanted, move |wanted| {
+            if *wanted && state.is_none() {
                 wasm_bindgen_futures::spawn_local(async move {
                     state.set(Some(load().await));
                 });

@@ -184,7 +184,9 @@ pub fn refused_when_locked(action: &Action) -> bool {
         Action::Drag(DragAction::Start { what, .. }) => *what != DragStart::Pan,
         Action::Edit(_) | Action::Editor(_) | Action::Config(_) | Action::OpenMenu(_) => true,
         Action::Undo | Action::Redo => true,
-        Action::Teach(TeachAction::Import { .. }) => true,
+        Action::Teach(TeachAction::Import { .. } | TeachAction::OpenImport(_) | TeachAction::ImportStream { .. }) => {
+            true
+        }
         // Compare mode's second configuration and the SQL view's TVF change the document too.
         Action::Compare(_) => true,
         _ => false,

@@ -29,6 +29,7 @@ pub mod chrome;
 pub mod compare;
 pub mod config;
 pub mod host;
+pub mod import_flow;
 pub mod keys;
 pub mod playback;
 pub mod scenario;

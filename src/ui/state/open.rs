@@ -332,7 +332,26 @@ impl AppState {
             TeachAction::Shared(b) => self.teach.share = Some(b),
             TeachAction::CloseShare => self.teach.share = None,
             TeachAction::Import { name, text } => self.import(&name, &text),
-            TeachAction::ImportError(e) => self.teach.import_error = (!e.is_empty()).then_some(e),
+            TeachAction::ImportError(e) => {
+                // A failed import closes its dialog, if one is open.
+                if !e.is_empty() {
+                    self.teach.import_open = None;
+                }
+                self.teach.import_error = (!e.is_empty()).then_some(e);
+            }
+            TeachAction::OpenImport(source) => {
+                let seq = self.teach.import_open.as_ref().map_or(0, |(n, _)| n + 1);
+                self.teach.import_error = None;
+                self.teach.import_open = Some((seq, source));
+            }
+            TeachAction::CloseImport => self.teach.import_open = None,
+            TeachAction::ImportStream { name, text, summary } => {
+                self.teach.import_open = None;
+                self.import(&name, &text);
+                if self.teach.import_error.is_none() {
+                    self.chrome.banners.push(summary);
+                }
+            }
             TeachAction::SetDialect(d) => self.teach.dialect = Some(d),
             TeachAction::Lock(on) => {
                 self.teach.locked = on;
@@ -452,7 +471,9 @@ impl AppState {
             Action::Fragment(_) | Action::Teach(TeachAction::OpenHash(_)) => EditKind::load("open a link"),
             Action::Teach(TeachAction::LoadPreset(id)) => EditKind::load(format!("load preset {}", clip(id, 40))),
             Action::Teach(TeachAction::LoadExample(id)) => EditKind::load(format!("load example {}", clip(id, 40))),
-            Action::Teach(TeachAction::Import { name, .. }) => EditKind::load(format!("import {}", clip(name, 40))),
+            Action::Teach(TeachAction::Import { name, .. } | TeachAction::ImportStream { name, .. }) => {
+                EditKind::load(format!("import {}", clip(name, 40)))
+            }
             Action::Drag(DragAction::Start { what: DragStart::Element(i), .. }) => {
                 EditKind::edit(format!("move {}", item(*i)))
             }

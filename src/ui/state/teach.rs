@@ -161,6 +161,9 @@ pub struct TeachState {
     pub share: Option<ShareBox>,
     /// Why the last import failed (shown next to the import control; the scenario is kept).
     pub import_error: Option<String>,
+    /// The import dialog's table, while the dialog is open, and how many were opened (a new
+    /// dialog for each).
+    pub import_open: Option<(u64, crate::ui::action::ImportSource)>,
     pub dialect: Option<Dialect>,
     /// The playback speed before lecture mode slowed it down (restored when leaving).
     pub speed_before_lecture: Option<f64>,
