@@ -4,6 +4,7 @@
 mod focus;
 mod reducer;
 mod runs;
+mod scale;
 mod teach;
 mod undo;
 
