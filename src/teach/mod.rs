@@ -30,6 +30,7 @@ pub mod narrate;
 pub mod presets;
 pub mod quiz;
 pub mod sort;
+pub mod source;
 pub mod why;
 
 pub use format::ValueFormat;

@@ -475,6 +475,10 @@ impl Scenario {
             None if field(obj, "process_function").is_some() || field(obj, "tvf").is_some() => {
                 AssignerSpec::Tumbling { size: 60_000, offset: 0 }
             }
+            // A source-only scenario (`tests/flink-ext`'s `src_*`: partitions, idleness, emission)
+            // has no operator of its own; `GlobalWindows.create()` stands for it, as its
+            // `NeverTrigger` emits nothing, so only the source's watermarks show.
+            None if field(obj, "watermarks").is_some() || field(obj, "partitions").is_some() => AssignerSpec::Global,
             None => return Err(ScenarioError::new("assigner", "is missing")),
         };
         let allowed_lateness = match field(obj, "allowed_lateness") {
@@ -570,6 +574,11 @@ mod tests {
             r#"input[0].ts: must be an integer, "LONG_MAX" or "LONG_MIN", not "soon""#
         );
         assert_eq!(err(r#"{"input": []}"#), "assigner: is missing");
+        // A source-only scenario (partitions and watermarks, no operator) loads as a global
+        // window, which never fires: only the source's watermarks show.
+        let source_only =
+            Scenario::from_json_str(r#"{"partitions": 2, "watermarks": {"kind": "monotonous"}, "input": []}"#);
+        assert_eq!(source_only.map(|s| (s.partition_count(), s.assigner)), Ok((2, super::super::AssignerSpec::Global)));
         assert!(
             err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 1e40}}]}}"#))
                 .contains("is outside the 64-bit integer range")

@@ -19,6 +19,7 @@ use yew::prelude::*;
 use super::axis::axis;
 use super::lanes::side_marbles;
 use super::marbles::marbles;
+use super::partitions::partitions;
 use super::px::px;
 use super::timers::timers;
 use super::watermark::{drag_label, watermark};
@@ -138,8 +139,9 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
                  viewBox={format!("0 0 {} {}", px(s.width), px(s.height))} role="application"
                  aria-label={format!("Event-time canvas of {} elements and {} windows, drawn in bulk: Tab enters, ] [ and the arrows move, ? lists the keys", s.element_count, s.window_count)}>
                 { axis(&s.axis, s.width, s.height) }
+                { partitions(&s.partitions, s.width) }
                 { windows(&o.windows) }
-                { timers(&o.timers) }
+                { timers(&o.timers, &s.expiries) }
                 { side_marbles(&o.side) }
                 { marbles(&o.marbles) }
                 { watermark(&s.watermark) }
@@ -213,8 +215,11 @@ pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
         width,
         height: _,
         scale: _,
-        // The overlay draws these: they are few, and the axis and the watermark carry text.
+        // The overlay draws these: they are few, and carry text (the partitions' tracks, at most 64,
+        // and the process functions' TTL expiries are the test contract's nodes too).
         axis: _,
+        partitions: _,
+        expiries: _,
         watermark: _,
         drag_label: _,
         hint: _,
