@@ -9,6 +9,7 @@ use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::format_millis;
 use crate::engine::trace::FiringKind;
 use crate::engine::{Output, Run, Scenario, Window};
+use crate::teach::ValueFormat;
 use crate::ui::hooks::AppHandle;
 use crate::ui::scene::fold::{Effect, result_text};
 use crate::ui::state::AppState;
@@ -39,7 +40,7 @@ pub fn OutputList(props: &OutputListProps) -> Html {
         (Vec::new(), false)
     };
     let dragging = s.drag.is_some();
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} {dragging} /> }
+    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} /> }
 }
 
 #[derive(Properties)]
@@ -53,6 +54,8 @@ struct OutputRowsProps {
     fresh_late: bool,
     /// A drag is under way: the digest waits for its end.
     dragging: bool,
+    /// The scenario's unit of values.
+    values: ValueFormat,
 }
 
 /// Equal when the rows would be: a drag re-runs the engine, but the outputs up to the playhead
@@ -67,6 +70,7 @@ impl PartialEq for OutputRowsProps {
         }
         self.upto == other.upto
             && self.dragging == other.dragging
+            && self.values == other.values
             && self.fresh == other.fresh
             && self.fresh_late == other.fresh_late
             && self.scenario.function == other.scenario.function
@@ -92,7 +96,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     let upto = p.upto.min(p.run.outputs.len());
     let outputs = &p.run.outputs[..upto];
     let fires: Vec<usize> =
-        (0..upto).filter(|i| !matches!(outputs[*i], Output::Late { .. } | Output::Error(_))).collect();
+        (0..upto).filter(|i| matches!(outputs[*i], Output::Fire(_) | Output::Tvf(_) | Output::Process(_))).collect();
     let lates: Vec<usize> = (0..upto).filter(|i| matches!(outputs[*i], Output::Late { .. })).collect();
     let errors = outputs.iter().enumerate().filter_map(|(i, o)| match o {
         Output::Error(e) => Some(html! {
@@ -109,10 +113,10 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
         if *dragging { String::new() } else { digest_of(&r.0.outputs[..*upto], &r.0.keys).to_string() }
     });
     let fire_row = {
-        let (run, scenario, fresh) = (p.run.clone(), p.scenario.clone(), p.fresh.clone());
+        let (run, scenario, fresh, values) = (p.run.clone(), p.scenario.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
         Callback::from(move |n: usize| {
-            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, *i))
+            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, *i))
         })
     };
     let late_row = {
@@ -146,7 +150,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
 }
 
 /// One window result (a window's firing, a TVF row or a process function's record).
-fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], i: usize) -> Html {
+fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueFormat, i: usize) -> Html {
     let fresh = fresh.contains(&i);
     match run.outputs.get(i) {
         Some(Output::Fire(f)) => {
@@ -158,7 +162,7 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], i: usize) -> Html
             html! {
                 <FireRow key={i} key_name={AttrValue::from(run.key_name(f.key).to_string())} window={f.window}
                     firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
-                    result={AttrValue::from(result_text(scenario, run, Some(i)))}
+                    result={AttrValue::from(result_text(scenario, run, Some(i), values))}
                     list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh} />
             }
         }

@@ -1,12 +1,14 @@
-//! The side panel: its tabs (output, sinks, charts, code, configuration, step log) and the one on show.
+//! The side panel: its tabs (output, sinks, charts, code, configuration, SQL, compare, step log) and the one on show.
 
 use yew::prelude::*;
 
 use super::charts_panel::ChartsPanel;
 use super::code_panel::CodePanel;
+use super::compare_panel::ComparePanel;
 use super::config_panel::config_panel;
 use super::output_list::OutputList;
 use super::sinks_panel::SinksPanel;
+use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
 use crate::ui::action::{Action, PanelAction, Tab};
 use crate::ui::hooks::AppHandle;
@@ -17,6 +19,18 @@ pub struct SidePanelProps {
     pub state: AppHandle,
 }
 
+/// The tabs: what, the label, the `data-testid` (and `id`).
+const TABS: [(Tab, &str, &str); 8] = [
+    (Tab::Output, "Output", "tab-output"),
+    (Tab::Sinks, "Sinks", "tab-sinks"),
+    (Tab::Charts, "Charts", "tab-charts"),
+    (Tab::Code, "Code", "tab-code"),
+    (Tab::Config, "Configure", "tab-config"),
+    (Tab::Sql, "SQL", "tab-sql"),
+    (Tab::Compare, "Compare", "tab-compare"),
+    (Tab::Log, "Step log", "tab-log"),
+];
+
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let state = props.state.clone();
@@ -25,7 +39,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         let state = state.clone();
         html! {
             <button class={classes!("tab", (tab == t).then_some("active"))} role="tab" aria-selected={(tab == t).to_string()}
-                    data-testid={testid} onclick={Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::SetTab(t))))}>
+                    data-testid={testid} id={testid} onclick={Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::SetTab(t))))}>
                 { label }
             </button>
         }
@@ -34,15 +48,11 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     html! {
         <aside class="side-panel" aria-label="Output and configuration">
             <div class="tabs" role="tablist">
-                { tab_button(Tab::Output, "Output", "tab-output") }
-                { tab_button(Tab::Sinks, "Sinks", "tab-sinks") }
-                { tab_button(Tab::Charts, "Charts", "tab-charts") }
-                { tab_button(Tab::Code, "Code", "tab-code") }
-                { tab_button(Tab::Config, "Configure", "tab-config") }
-                { tab_button(Tab::Log, "Step log", "tab-log") }
+                { for TABS.iter().map(|(t, label, testid)| tab_button(*t, label, testid)) }
                 <span class="tab-count">{ format!("{outputs} record(s)") }</span>
             </div>
-            <div class="tab-body">
+            // A tab panel is a Tab stop (ARIA's tabs pattern): its content scrolls by keyboard too.
+            <div class="tab-body" role="tabpanel" tabindex="0" aria-labelledby={TABS.iter().find(|t| t.0 == tab).map(|t| t.2)}>
                 {
                     match tab {
                         Tab::Output => html! { <OutputList state={state.clone()} /> },
@@ -51,6 +61,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Sinks => html! { <SinksPanel state={state.clone()} /> },
                         Tab::Charts => html! { <ChartsPanel state={state.clone()} /> },
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },
+                        Tab::Sql => html! { <SqlPanel state={state.clone()} /> },
+                        Tab::Compare => html! { <ComparePanel state={state.clone()} /> },
                     }
                 }
             </div>

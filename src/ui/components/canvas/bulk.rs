@@ -19,6 +19,7 @@ use yew::prelude::*;
 use super::axis::axis;
 use super::lanes::side_marbles;
 use super::marbles::marbles;
+use super::marks::{marks, tvf_rows};
 use super::partitions::partitions;
 use super::px::px;
 use super::timers::timers;
@@ -142,8 +143,10 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
                 { partitions(&s.partitions, s.width) }
                 { windows(&o.windows) }
                 { timers(&o.timers, &s.expiries) }
+                { tvf_rows(&s.tvf_rows) }
                 { side_marbles(&o.side) }
                 { marbles(&o.marbles) }
+                { marks(&s.marks) }
                 { watermark(&s.watermark) }
                 if let Some(d) = &s.drag_label {
                     { drag_label(d) }
@@ -220,6 +223,10 @@ pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
         axis: _,
         partitions: _,
         expiries: _,
+        // The window TVF's rows (their `tvf-row` nodes are the test contract; not in bulk yet) and
+        // compare mode's difference marks.
+        tvf_rows: _,
+        marks: _,
         watermark: _,
         drag_label: _,
         hint: _,

@@ -15,6 +15,7 @@ mod bulk;
 mod effects;
 mod lanes;
 mod marbles;
+mod marks;
 mod partitions;
 mod px;
 mod timers;
@@ -38,7 +39,7 @@ use crate::ui::scene::{Hit, focus_key, parse_focus_key};
 use crate::ui::state::AppState;
 
 use crate::ui::scene::Backend;
-use backend::{SceneBackend, SvgBackend};
+pub use backend::{SceneBackend, SvgBackend};
 use bulk::CanvasBackend;
 
 #[derive(Properties, PartialEq)]
