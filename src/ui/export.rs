@@ -86,9 +86,27 @@ pub fn download_text(text: &str, mime: &str, name: &str) -> Result<(), String> {
     download_blob(&blob_of_text(text, mime)?, name)
 }
 
+/// The Canvas 2D backend's bulk drawing, when the scene is drawn by it (more than 2,000 elements).
+fn bulk_canvas(doc: &Document) -> Option<HtmlCanvasElement> {
+    doc.query_selector("canvas[data-testid=\"bulk-canvas\"]").ok().flatten().and_then(|c| c.dyn_into().ok())
+}
+
+/// Where the bulk drawing is in the scene (CSS px): it covers the scrolled-to band of lanes.
+fn bulk_band(canvas: &HtmlCanvasElement) -> (f64, f64) {
+    let top = canvas.get_attribute("data-top").and_then(|t| t.parse().ok()).unwrap_or(0.0);
+    (top, canvas.get_bounding_client_rect().height())
+}
+
 /// The canvas `<svg>` as a standalone document: the stylesheet inlined, a white background,
-/// the animation classes off. Returns the text and the size in CSS px.
+/// the animation classes off. With the canvas backend the `<svg>` is the overlay: `bulk` puts
+/// the bulk drawing under it as an embedded PNG (the SVG export), or leaves it out and the
+/// background transparent (the PNG export draws the two itself). Returns the text and the size
+/// in CSS px.
 pub fn canvas_svg() -> Result<(String, f64, f64), String> {
+    svg_document(true)
+}
+
+fn svg_document(bulk: bool) -> Result<(String, f64, f64), String> {
     let doc = document()?;
     let svg = doc
         .query_selector("svg[data-testid=\"canvas\"]")
@@ -114,7 +132,33 @@ pub fn canvas_svg() -> Result<(String, f64, f64), String> {
         bg.set_attribute(k, v).map_err(js_err("setAttribute"))?;
     }
     let first = copy.first_child();
-    copy.insert_before(&bg, first.as_ref()).map_err(js_err("insertBefore"))?;
+    match bulk_canvas(&doc) {
+        Some(canvas) if bulk => {
+            let image = doc.create_element_ns(Some(SVG_NS), "image").map_err(js_err("createElementNS"))?;
+            let png = canvas.to_data_url().map_err(js_err("toDataURL"))?;
+            let (top, band) = bulk_band(&canvas);
+            let (ys, ws, hs) = (format!("{top:.0}"), format!("{w:.0}"), format!("{band:.0}"));
+            let attrs = [
+                ("x", "0"),
+                ("y", ys.as_str()),
+                ("width", ws.as_str()),
+                ("height", hs.as_str()),
+                ("href", png.as_str()),
+            ];
+            for (k, v) in attrs {
+                image.set_attribute(k, v).map_err(js_err("setAttribute"))?;
+            }
+            copy.insert_before(&image, first.as_ref()).map_err(js_err("insertBefore"))?;
+            copy.insert_before(&bg, Some(&image)).map_err(js_err("insertBefore"))?;
+        }
+        Some(_) => {
+            copy.insert_before(&bg, first.as_ref()).map_err(js_err("insertBefore"))?;
+            bg.set_attribute("fill", "none").map_err(js_err("setAttribute"))?;
+        }
+        None => {
+            copy.insert_before(&bg, first.as_ref()).map_err(js_err("insertBefore"))?;
+        }
+    }
     copy.insert_before(&style, Some(&bg)).map_err(js_err("insertBefore"))?;
     let text = web_sys::XmlSerializer::new()
         .map_err(js_err("XMLSerializer"))?
@@ -131,7 +175,7 @@ pub fn export_svg(stem: &str) -> Result<(), String> {
 /// Draws the exported SVG onto a canvas at `scale`× and saves it as a PNG. Asynchronous: the
 /// image loads first; `on_error` hears about a failure after this returns.
 pub fn export_png(stem: &str, scale: f64, on_error: impl FnOnce(String) + 'static) -> Result<(), String> {
-    let (text, w, h) = canvas_svg()?;
+    let (text, w, h) = svg_document(false)?;
     let blob = blob_of_text(&text, "image/svg+xml")?;
     let url = Url::create_object_url_with_blob(&blob).map_err(js_err("createObjectURL"))?;
     let img = HtmlImageElement::new().map_err(js_err("Image"))?;
@@ -155,6 +199,14 @@ pub fn export_png(stem: &str, scale: f64, on_error: impl FnOnce(String) + 'stati
                 .ok_or("no 2d context")?
                 .dyn_into()
                 .map_err(|_| "not a 2d context".to_string())?;
+            // The canvas backend: white, its bulk drawing, then the overlay on top.
+            if let Some(bulk) = bulk_canvas(&doc) {
+                ctx.set_fill_style_str("#ffffff");
+                ctx.fill_rect(0.0, 0.0, w * scale, h * scale);
+                let (top, band) = bulk_band(&bulk);
+                ctx.draw_image_with_html_canvas_element_and_dw_and_dh(&bulk, 0.0, top * scale, w * scale, band * scale)
+                    .map_err(js_err("drawImage"))?;
+            }
             ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w * scale, h * scale)
                 .map_err(js_err("drawImage"))?;
             let on_blob = Closure::once_into_js(move |blob: JsValue| {

@@ -39,7 +39,8 @@ pub fn OutputList(props: &OutputListProps) -> Html {
     } else {
         (Vec::new(), false)
     };
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} values={s.teach.values} /> }
+    let dragging = s.drag.is_some();
+    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} /> }
 }
 
 #[derive(Properties)]
@@ -51,6 +52,8 @@ struct OutputRowsProps {
     /// Outputs emitted by the step just taken (animated).
     fresh: Vec<usize>,
     fresh_late: bool,
+    /// A drag is under way: the digest waits for its end.
+    dragging: bool,
     /// The scenario's unit of values.
     values: ValueFormat,
 }
@@ -66,9 +69,10 @@ impl PartialEq for OutputRowsProps {
             p.run.elements.iter().map(|e| e.value)
         }
         self.upto == other.upto
+            && self.dragging == other.dragging
+            && self.values == other.values
             && self.fresh == other.fresh
             && self.fresh_late == other.fresh_late
-            && self.values == other.values
             && self.scenario.function == other.scenario.function
             && self.scenario.side_output == other.scenario.side_output
             && (Rc::ptr_eq(&self.run, &other.run)
@@ -78,74 +82,56 @@ impl PartialEq for OutputRowsProps {
     }
 }
 
+/// Lists longer than this are virtualised: only the rows in (and near) the visible part exist.
+const VIRTUAL_ABOVE: usize = 300;
+/// A virtualised row's height (CSS px; `.rows.virtual > li` in the stylesheet).
+const ROW_PX: f64 = 24.0;
+/// Rows drawn above and below the visible ones.
+const OVERSCAN: usize = 20;
+/// Rows a virtual list shows at most at once (its height is capped by the stylesheet).
+const VISIBLE: usize = 40;
+
 #[component]
 fn OutputRows(p: &OutputRowsProps) -> Html {
     let upto = p.upto.min(p.run.outputs.len());
-    let fresh = |i: usize| p.fresh.contains(&i);
-    let mut fires = Vec::new();
-    let mut lates = Vec::new();
-    let mut errors = Vec::new();
-    for (i, o) in p.run.outputs[..upto].iter().enumerate() {
-        match o {
-            Output::Fire(f) => {
-                let kind = match f.kind {
-                    FiringKind::Early => "early",
-                    FiringKind::Main => "main",
-                    FiringKind::Late => "late",
-                };
-                fires.push(html! {
-                    <FireRow key={i} key_name={AttrValue::from(p.run.key_name(f.key).to_string())} window={f.window}
-                        firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
-                        result={AttrValue::from(result_text(&p.scenario, &p.run, Some(i), p.values))}
-                        list={p.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
-                });
-            }
-            Output::Late { elem, id, key, ts, .. } => lates.push(LateRowProps {
-                elem: *elem,
-                id: *id,
-                key_name: AttrValue::from(p.run.key_name(*key).to_string()),
-                ts: *ts,
-                fresh: p.fresh_late,
-            }),
-            Output::Error(e) => errors.push(html! {
-                <li class="error-row" key={i.to_string()} data-testid="error-row" data-phase={e.phase} data-class={e.class}>
-                    { format!("Flink error ({}): {}: {}", e.phase, e.class, e.message) }
-                </li>
-            }),
-            // A window TVF's final row: one per window, never updated.
-            Output::Tvf(r) => {
-                let key = p.run.key_name(r.firing.key).to_string();
-                let ids: Vec<String> = r.firing.ids.iter().map(|i| i.to_string()).collect();
-                fires.push(html! {
-                    <li class={classes!("output-row", "firing-main", fresh(i).then_some("fresh"))} key={i.to_string()}
-                        data-testid="output-row" data-key={key.clone()} data-start={r.window_start.to_string()}
-                        data-end={r.window_end.to_string()} data-firing="main" data-ids={ids.join(",")}
-                        data-sum={r.firing.sum.to_string()} data-count={r.firing.count.to_string()}>
-                        { format!("{key} [{}, {}) window_time {}: sum {} count {}", format_millis(r.window_start),
-                            format_millis(r.window_end), format_millis(r.window_time), r.firing.sum, r.firing.count) }
-                    </li>
-                });
-            }
-            // Checkpoint, crash and restore lines: the course's crash view draws them (issue 17).
-            Output::Recovery(_) => {}
-            // A keyed process function's record (completed, abandoned, alert, ok).
-            Output::Process(rec) => {
-                let key = p.run.key_name(rec.key).to_string();
-                fires.push(html! {
-                    <li class={classes!("output-row", "process-row", fresh(i).then_some("fresh"))} key={i.to_string()}
-                        data-testid="process-row" data-key={key.clone()} data-kind={rec.kind} data-ts={rec.ts.to_string()}
-                        data-id={rec.id.map(|id| id.to_string())} data-wm={rec.watermark.to_string()}
-                        data-errors={rec.errors.map(|n| n.to_string())} data-requests={rec.requests.map(|n| n.to_string())}>
-                        { format!("{key}: {} at {}", rec.kind, format_millis(rec.ts)) }
-                    </li>
-                });
-            }
-        }
-    }
-    let n_fires = fires.len();
-    let n_lates = lates.len();
+    let outputs = &p.run.outputs[..upto];
+    let fires: Vec<usize> =
+        (0..upto).filter(|i| matches!(outputs[*i], Output::Fire(_) | Output::Tvf(_) | Output::Process(_))).collect();
+    let lates: Vec<usize> = (0..upto).filter(|i| matches!(outputs[*i], Output::Late { .. })).collect();
+    let errors = outputs.iter().enumerate().filter_map(|(i, o)| match o {
+        Output::Error(e) => Some(html! {
+            <li class="error-row" key={i.to_string()} data-testid="error-row" data-phase={e.phase} data-class={e.class}>
+                { format!("Flink error ({}): {}: {}", e.phase, e.class, e.message) }
+            </li>
+        }),
+        _ => None,
+    });
+    let errors: Vec<Html> = errors.collect();
+    let (n_fires, n_lates) = (fires.len(), lates.len());
+    // Not during a drag: a digest of 10,000 lines costs more than a frame.
+    let digest = use_memo((RunPtr(p.run.clone()), upto, p.dragging), |(r, upto, dragging)| {
+        if *dragging { String::new() } else { digest_of(&r.0.outputs[..*upto], &r.0.keys).to_string() }
+    });
+    let fire_row = {
+        let (run, scenario, fresh, values) = (p.run.clone(), p.scenario.clone(), p.fresh.clone(), p.values);
+        let fires = Rc::new(fires);
+        Callback::from(move |n: usize| {
+            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, *i))
+        })
+    };
+    let late_row = {
+        let (run, fresh_late) = (p.run.clone(), p.fresh_late);
+        let lates = Rc::new(lates);
+        Callback::from(move |n: usize| match lates.get(n).and_then(|i| run.outputs.get(*i)) {
+            Some(Output::Late { elem, id, key, ts, .. }) => html! {
+                <LateRow key={*elem} elem={*elem} id={*id} key_name={AttrValue::from(run.key_name(*key).to_string())}
+                    ts={*ts} fresh={fresh_late} />
+            },
+            _ => Html::default(),
+        })
+    };
     html! {
-        <div class="outputs" data-testid="outputs">
+        <div class="outputs" data-testid="outputs" data-run-digest={(*digest).clone()}>
             if !errors.is_empty() {
                 <ul class="errors">{ for errors }</ul>
             }
@@ -153,12 +139,143 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             if n_fires == 0 {
                 <p class="empty">{ "Nothing emitted yet: a window fires when the watermark passes its end − 1." }</p>
             }
-            <ol class="rows">{ for fires }</ol>
+            <Rows testid="output-rows" class="rows" total={n_fires} row={fire_row} />
             <h3>{ format!("Late side output ({n_lates})") }</h3>
             if !p.scenario.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
             }
-            <ol class="rows side-rows" data-testid="side-output-rows"><LateRows rows={lates} /></ol>
+            <Rows testid="side-output-rows" class="rows side-rows" total={n_lates} row={late_row} />
+        </div>
+    }
+}
+
+/// One window result (a window's firing, a TVF row or a process function's record).
+fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueFormat, i: usize) -> Html {
+    let fresh = fresh.contains(&i);
+    match run.outputs.get(i) {
+        Some(Output::Fire(f)) => {
+            let kind = match f.kind {
+                FiringKind::Early => "early",
+                FiringKind::Main => "main",
+                FiringKind::Late => "late",
+            };
+            html! {
+                <FireRow key={i} key_name={AttrValue::from(run.key_name(f.key).to_string())} window={f.window}
+                    firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
+                    result={AttrValue::from(result_text(scenario, run, Some(i), values))}
+                    list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh} />
+            }
+        }
+        // A window TVF's final row: one per window, never updated.
+        Some(Output::Tvf(r)) => {
+            let key = run.key_name(r.firing.key).to_string();
+            let ids: Vec<String> = r.firing.ids.iter().map(|i| i.to_string()).collect();
+            html! {
+                <li class={classes!("output-row", "firing-main", fresh.then_some("fresh"))} key={i.to_string()}
+                    data-testid="output-row" data-key={key.clone()} data-start={r.window_start.to_string()}
+                    data-end={r.window_end.to_string()} data-firing="main" data-ids={ids.join(",")}
+                    data-sum={r.firing.sum.to_string()} data-count={r.firing.count.to_string()}>
+                    { format!("{key} [{}, {}) window_time {}: sum {} count {}", format_millis(r.window_start),
+                        format_millis(r.window_end), format_millis(r.window_time), r.firing.sum, r.firing.count) }
+                </li>
+            }
+        }
+        // A keyed process function's record (completed, abandoned, alert, ok).
+        Some(Output::Process(rec)) => {
+            let key = run.key_name(rec.key).to_string();
+            html! {
+                <li class={classes!("output-row", "process-row", fresh.then_some("fresh"))} key={i.to_string()}
+                    data-testid="process-row" data-key={key.clone()} data-kind={rec.kind} data-ts={rec.ts.to_string()}
+                    data-id={rec.id.map(|id| id.to_string())} data-wm={rec.watermark.to_string()}
+                    data-errors={rec.errors.map(|n| n.to_string())} data-requests={rec.requests.map(|n| n.to_string())}>
+                    { format!("{key}: {} at {}", rec.kind, format_millis(rec.ts)) }
+                </li>
+            }
+        }
+        _ => Html::default(),
+    }
+}
+
+/// Equal when it is the same run.
+#[derive(Clone)]
+struct RunPtr(Rc<Run>);
+
+impl PartialEq for RunPtr {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// FNV-1a (64 bit) of the outputs in emission order (`data-run-digest`), one line each: a firing
+/// `F|key|start|end|ids|sum|count|n|wm`, a late element `L|id|key|ts`, anything else `O`. At the
+/// end of the input a test computes the same from `tidemark run FILE`'s lines, and so compares the
+/// page's run with the command line's without reading every (virtualised) row.
+fn digest_of(outputs: &[Output], keys: &[String]) -> u64 {
+    use std::fmt::Write;
+    let key = |k: u32| keys.get(k as usize).map_or("", String::as_str);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut line = String::new();
+    for o in outputs {
+        line.clear();
+        let _ = match o {
+            Output::Fire(f) => {
+                let (start, end) = f.window.bounds();
+                let _ = write!(line, "F|{}|", key(f.key));
+                for b in [start, end] {
+                    let _ = match b {
+                        Some(v) => write!(line, "{v}|"),
+                        None => write!(line, "|"),
+                    };
+                }
+                for (i, id) in f.ids.iter().enumerate() {
+                    let _ = write!(line, "{}{id}", if i == 0 { "" } else { "," });
+                }
+                writeln!(line, "|{}|{}|{}|{}", f.sum, f.count, f.n, f.watermark)
+            }
+            Output::Late { id, key: k, ts, .. } => writeln!(line, "L|{id}|{}|{ts}", key(*k)),
+            _ => writeln!(line, "O"),
+        };
+        for b in line.bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[derive(Properties, PartialEq)]
+struct RowsProps {
+    testid: &'static str,
+    class: &'static str,
+    total: usize,
+    /// The row at a position of the list.
+    row: Callback<usize, Html>,
+}
+
+/// A list of rows with `data-rows` (the total). Over [`VIRTUAL_ABOVE`] rows it is virtualised: a
+/// scrolling box of the full height, with only the rows near its visible part in the DOM.
+#[component]
+fn Rows(p: &RowsProps) -> Html {
+    let top = use_state(|| 0.0f64);
+    let total = p.total.to_string();
+    if p.total <= VIRTUAL_ABOVE {
+        return html! {
+            <ol class={p.class} data-testid={p.testid} data-rows={total}>{ for (0..p.total).map(|n| p.row.emit(n)) }</ol>
+        };
+    }
+    let onscroll = {
+        let top = top.clone();
+        Callback::from(move |e: Event| {
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                top.set(f64::from(el.scroll_top()));
+            }
+        })
+    };
+    let first = ((*top / ROW_PX) as usize).saturating_sub(OVERSCAN).min(p.total);
+    let last = (first + VISIBLE + 2 * OVERSCAN).min(p.total);
+    let style = format!("height: {}px; padding-top: {}px", p.total as f64 * ROW_PX, first as f64 * ROW_PX);
+    html! {
+        <div class="virtual-rows" data-testid={p.testid} data-rows={total} data-first={first.to_string()} {onscroll}>
+            <ol class={classes!(p.class, "virtual")} {style}>{ for (first..last).map(|n| p.row.emit(n)) }</ol>
         </div>
     }
 }
@@ -181,18 +298,8 @@ struct FireRowProps {
     fresh: bool,
 }
 
-#[derive(Properties, PartialEq)]
-struct LateRowsProps {
-    rows: Vec<LateRowProps>,
-}
-
-/// The late side output's rows: components, so that a drag which changes one late element
-/// re-renders that row only (a scenario can have thousands).
-#[component]
-fn LateRows(p: &LateRowsProps) -> Html {
-    html! { <>{ for p.rows.iter().map(|r| html! { <LateRow key={r.elem} ..r.clone() /> }) }</> }
-}
-
+/// A late element's row: a component, so that a drag which changes one late element re-renders
+/// that row only (a scenario can have thousands).
 #[derive(Properties, PartialEq, Clone)]
 struct LateRowProps {
     /// The element's ordinal in the run: its key (an element goes to the side output at most once,

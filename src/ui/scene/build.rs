@@ -186,10 +186,21 @@ impl<'a> SceneInput<'a> {
             element_count: 0,
             window_count: 0,
             entry,
+            overlay: Vec::new(),
         };
         scene.element_count = scene.marbles.iter().map(|g| g.items.len()).sum::<usize>()
             + scene.two_d.as_ref().map_or(0, |t| t.dots.len());
         scene.window_count = scene.windows.iter().map(|g| g.items.len()).sum();
+        scene.backend = Backend::for_elements(scene.element_count);
+        let dragged = match self.drag {
+            Some(Drag::Element { index, .. }) => Some(ObjectId::Element(index)),
+            _ => None,
+        };
+        for id in [entry, self.selection.map(|s| self.focus_of(s)), dragged].into_iter().flatten() {
+            if !scene.overlay.contains(&id) {
+                scene.overlay.push(id);
+            }
+        }
         scene
     }
 

@@ -7,8 +7,8 @@ use crate::engine::Window;
 use crate::engine::time::TimeWindow;
 use crate::ui::action::ObjectId;
 
-use super::Scene;
 use super::layout::dims;
+use super::{Backend, Scene};
 
 /// What is under the pointer.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +39,16 @@ impl Scene {
             return Hit::Object(ObjectId::Watermark);
         }
         let marble_r = if self.two_d.is_some() { 12.0 } else { dims::MARBLE_R + 5.0 };
+        // With the canvas backend the overlay's marbles are drawn on top of the bulk drawing.
+        if self.backend == Backend::Canvas {
+            let on_top =
+                self.marbles.iter().flat_map(|g| g.items.iter()).chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
+            if let Some(m) =
+                on_top.filter(|m| self.overlay.contains(&m.id)).find(|m| (m.x - x).hypot(m.y - y) <= marble_r)
+            {
+                return Hit::Object(m.id);
+            }
+        }
         let marbles =
             self.marbles.iter().flat_map(|g| g.items.iter()).chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
         // The last drawn is on top.

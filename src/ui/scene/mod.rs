@@ -1,6 +1,6 @@
 //! The canvas described once, as a scene (TIMELINE_CONTRACT.md §1): items with a kind, geometry,
 //! state and ids, built from the view fold at the playhead, the run's layout and the viewport.
-//! A backend draws it (`components::canvas`: SVG, the only one for now); hit testing
+//! A backend draws it (`components::canvas`: SVG up to 2,000 elements, Canvas 2D above); hit testing
 //! ([`Scene::hit`]) and keyboard moves ([`nav`]) work on the scene, not on what was drawn.
 //!
 //! ```text
@@ -40,19 +40,30 @@ pub use label::{outcome_class, outcome_text};
 /// Milliseconds one step lasts at 1× speed (playback, and the animations of a step).
 pub const STEP_MILLIS: f64 = 1200.0;
 
-/// Which backend draws a scene. SVG draws every item as a node; a Canvas 2D backend for scenes of
-/// more than 2,000 elements (with a DOM overlay for what is focused or dragged) is the next step.
+/// Scenes of more elements than this are drawn by the Canvas 2D backend (contract §1).
+pub const SVG_MAX_ELEMENTS: usize = 2_000;
+
+/// Which backend draws a scene. SVG draws every item as a node (up to [`SVG_MAX_ELEMENTS`]
+/// elements); the Canvas 2D backend draws the items in bulk, with a DOM overlay for the objects in
+/// [`Scene::overlay`] (focused, selected, dragged) and the watermark handle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
     #[default]
     Svg,
+    Canvas,
 }
 
 impl Backend {
+    /// The backend for a scene of `elements` elements.
+    pub fn for_elements(elements: usize) -> Backend {
+        if elements > SVG_MAX_ELEMENTS { Backend::Canvas } else { Backend::Svg }
+    }
+
     /// The `data-backend` value.
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Svg => "svg",
+            Backend::Canvas => "canvas",
         }
     }
 }
@@ -396,4 +407,7 @@ pub struct Scene {
     pub window_count: usize,
     /// The object with `tabindex="0"`.
     pub entry: Option<ObjectId>,
+    /// What the DOM overlay carries with the canvas backend: the Tab entry, the selected (focused)
+    /// object and the dragged element.
+    pub overlay: Vec<ObjectId>,
 }

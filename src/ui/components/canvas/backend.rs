@@ -1,7 +1,7 @@
 //! The backend seam (TIMELINE_CONTRACT.md §1): a backend turns a [`Scene`] into pixels inside the
-//! canvas host, which keeps the pointer, the hit testing and the focus. [`SvgBackend`] is the only
-//! one for now: every item a node, so the `data-testid` contract (§2) is the drawing itself. A
-//! Canvas 2D backend for scenes of more than 2,000 elements draws the same items in bulk, with the
+//! canvas host, which keeps the pointer, the hit testing and the focus. [`SvgBackend`]: every item
+//! a node, so the `data-testid` contract (§2) is the drawing itself. Scenes of more than 2,000
+//! elements go to the Canvas 2D backend (`bulk.rs`), which draws the same items in bulk, with the
 //! focused, selected or dragged object in a DOM overlay.
 
 use std::rc::Rc;

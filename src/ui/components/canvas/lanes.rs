@@ -38,6 +38,15 @@ pub fn side_lane(s: &SideLane) -> Html {
     }
 }
 
+/// The side output lane's marbles alone (the canvas backend's overlay: the lane is on the canvas).
+pub fn side_marbles(s: &SideLane) -> Html {
+    html! {
+        <g class="side-lane" data-testid="side-output-lane">
+            { for s.groups.iter().map(|(chunk, items)| html! { <SideMarbles key={*chunk} items={items.clone()} /> }) }
+        </g>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct SideMarblesProps {
     items: Rc<[SideMarbleItem]>,

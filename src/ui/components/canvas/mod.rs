@@ -11,6 +11,7 @@
 
 mod axis;
 mod backend;
+mod bulk;
 mod effects;
 mod lanes;
 mod marbles;
@@ -37,7 +38,9 @@ use crate::ui::hooks::AppHandle;
 use crate::ui::scene::{Hit, focus_key, parse_focus_key};
 use crate::ui::state::AppState;
 
+use crate::ui::scene::Backend;
 pub use backend::{SceneBackend, SvgBackend};
+use bulk::CanvasBackend;
 
 #[derive(Properties, PartialEq)]
 pub struct CanvasProps {
@@ -308,7 +311,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
              data-elements={scene.element_count.to_string()} data-windows={scene.window_count.to_string()}
              {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
              {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
-            { SvgBackend::draw(&scene) }
+            if scene.backend == Backend::Canvas {
+                <CanvasBackend scene={scene.clone()} />
+            } else {
+                { SvgBackend::draw(&scene) }
+            }
         </div>
     }
 }

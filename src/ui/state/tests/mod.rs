@@ -7,6 +7,7 @@ mod host;
 mod reducer;
 mod runs;
 mod runs_support;
+mod scale;
 mod teach;
 mod undo;
 

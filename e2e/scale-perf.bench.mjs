@@ -1,0 +1,125 @@
+// Issue 15's figures, run by `scripts/bench browser` (not by scripts/test: at 100,000 elements a case
+// takes tens of seconds). For 2,000, 10,000 and 100,000 elements of the stream in e2e/stream.mjs
+// (20 keys, bounded out-of-orderness 5 s, timestamps ~1 s apart + up to 20 s of disorder) through
+// tumbling 30 s, sliding 60 s / 20 s and session 1.5 s windows, loaded through the file input:
+//   load   the file input's change event → run-status done with the scene drawn (two frames later);
+//   drag   the Tab-entry element dragged with the real mouse for 2 s: requestAnimationFrame deltas
+//          (p50/p95), long tasks (> 50 ms) and their longest;
+//   memory wasm memory.buffer.byteLength + performance.memory.usedJSHeapSize after the drag.
+// Printed as JSON lines (`scale perf: {...}`) for scripts/bench. SCALE_SIZES=2000,10000 limits the sizes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, startServer, until } from './harness.mjs';
+import { stream } from './stream.mjs';
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : 0;
+};
+const r1 = (v) => Math.round(v * 10) / 10;
+const sizes = (process.env.SCALE_SIZES || '2000,10000,100000').split(',').map(Number);
+
+const server = process.env.TIDEMARK_URL ? null : await startServer();
+const base = process.env.TIDEMARK_URL || server.url;
+const browser = await launchBrowser();
+test.after(async () => {
+  await browser.close();
+  if (server) await server.close();
+});
+
+/** The app at 1920x1080, with the wasm instance's memory reachable (boot.js's start event). */
+async function open() {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  await context.addInitScript(() => {
+    addEventListener('TrunkApplicationStarted', (e) => {
+      window.__tidemarkWasmBytes = () => e.detail.wasm.memory.buffer.byteLength;
+    });
+  });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(base);
+  await page.locator('[data-testid="timeline"]').waitFor({ timeout: 30000 });
+  return { page, pageErrors, close: () => context.close() };
+}
+
+for (const n of sizes) {
+  for (const kind of ['tumbling', 'sliding', 'session']) {
+    test(`${n} elements, ${kind}: load to interactive, drag frames, memory`, { timeout: 300000 }, async (t) => {
+      const sc = stream(n, kind);
+      const app = await open();
+      t.after(() => app.close());
+      const { page } = app;
+      await page.evaluate(() => {
+        const m = { frames: [], longTasks: [], on: false, changeAt: 0 };
+        window.__scale = m;
+        new PerformanceObserver((list) => {
+          if (m.on) for (const e of list.getEntries()) m.longTasks.push(e.duration);
+        }).observe({ type: 'longtask' });
+        document.addEventListener('change', () => { m.changeAt = performance.now(); }, { capture: true });
+        let last = 0;
+        const loop = (now) => {
+          if (m.on && last) m.frames.push(now - last);
+          last = now;
+          requestAnimationFrame(loop);
+        };
+        requestAnimationFrame(loop);
+      });
+      const before = await page.locator('[data-testid="run-status"]').getAttribute('data-revision');
+      await page.locator('[data-testid="import-file"]').setInputFiles({
+        name: `${sc.name}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)),
+      });
+      // In the page: wait for the run of the new revision and the scene of n elements, then two
+      // frames (the scene painted), and take the time there.
+      const loadMs = await page.evaluate(async ({ before, n }) => {
+        const done = () => {
+          const s = document.querySelector('[data-testid="run-status"]');
+          const scene = document.querySelector('[data-testid="scene"]');
+          return s && s.dataset.state === 'done' && s.dataset.revision !== before && scene && scene.dataset.elements === String(n);
+        };
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        while (!done()) await frame();
+        await frame();
+        await frame();
+        return performance.now() - window.__scale.changeAt;
+      }, { before, n });
+      const backend = await page.locator('[data-testid="scene"]').getAttribute('data-backend');
+
+      const entry = page.locator('[data-testid="element"][tabindex="0"]');
+      const box = await entry.boundingBox();
+      const [x0, y0] = [box.x + box.width / 2, box.y + box.height / 2];
+      await page.mouse.move(x0, y0);
+      await page.mouse.down();
+      await page.evaluate(() => { window.__scale.on = true; });
+      const started = Date.now();
+      let i = 0;
+      while (Date.now() - started < 2000) {
+        await page.mouse.move(x0 + Math.round(200 * Math.sin(i / 12)), y0);
+        i++;
+      }
+      await page.evaluate(() => { window.__scale.on = false; });
+      await page.mouse.up();
+      await until(page, 'the run after the drag', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
+      const m = await page.evaluate(() => ({
+        frames: window.__scale.frames,
+        longTasks: window.__scale.longTasks,
+        js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+        wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
+      }));
+      const result = {
+        elements: n,
+        assigner: kind,
+        backend,
+        loadMs: r1(loadMs),
+        moves: i,
+        frameMs: { p50: r1(pct(m.frames, 50)), p95: r1(pct(m.frames, 95)), max: r1(Math.max(0, ...m.frames)) },
+        longTasks: { count: m.longTasks.length, maxMs: r1(Math.max(0, ...m.longTasks)) },
+        memoryMB: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576), total: r1((m.wasm + m.js) / 1048576) },
+      };
+      console.log(`scale perf: ${JSON.stringify(result)}`);
+      assert.equal(backend, n > 2000 ? 'canvas' : 'svg');
+      assert.ok(m.wasm > 0, 'the wasm memory is measured');
+      assert.deepEqual(app.pageErrors, []);
+    });
+  }
+}

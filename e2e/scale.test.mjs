@@ -1,0 +1,161 @@
+// Issue 15: a 10,000-element stream, loaded through the file input ("Import…"), is drawn by the
+// Canvas 2D backend (TIMELINE_CONTRACT.md §1–2): the scene hook says so, only the overlay's objects
+// are DOM nodes, the output lists are virtualised with their totals in data-rows. Dragging an
+// element with the real mouse moves it into another window, and the page's run after the drag is
+// the command line's run of the dragged scenario, line for line (FNV-1a of `tidemark run FILE`'s
+// output against the page's data-run-digest).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApp, runSettled, until, REPO_ROOT } from './harness.mjs';
+import { stream } from './stream.mjs';
+
+/**
+ * `tidemark run FILE`'s stdout: TIDEMARK_BIN, or the debug build of the native stage, or else
+ * `cargo run` (which builds it first).
+ */
+function cliRun(scenario) {
+  const dir = mkdtempSync(join(tmpdir(), 'tidemark-scale-'));
+  try {
+    const file = join(dir, 'scenario.json');
+    writeFileSync(file, JSON.stringify(scenario));
+    const built = join(process.env.CARGO_TARGET_DIR || join(REPO_ROOT, 'target'), 'debug', 'tidemark');
+    const bin = process.env.TIDEMARK_BIN || (existsSync(built) ? built : null);
+    const [cmd, args] = bin ? [bin, ['run', file]] : ['cargo', ['run', '--quiet', '--offline', '--bin', 'tidemark', '--', 'run', file]];
+    const r = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 256 << 20 });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The page's `data-run-digest` of the command line's output lines: FNV-1a (64 bit, decimal) of one
+ * line per output, `F|key|start|end|ids|sum|count|n|wm` or `L|id|key|ts` (or `O`). Numbers are
+ * read as text: `wm` can be Long.MAX, beyond a double.
+ */
+function fnv(out) {
+  const field = (l, name) => {
+    const m = l.match(new RegExp(`"${name}":(null|-?\\d+|"(?:[^"\\\\]|\\\\.)*"|\\[[^\\]]*\\])`));
+    const v = m ? m[1] : '';
+    if (v === 'null') return '';
+    if (v.startsWith('"')) return JSON.parse(v);
+    if (v.startsWith('[')) return v.slice(1, -1);
+    return v;
+  };
+  const text = out
+    .split('\n')
+    .filter((l) => l)
+    .map((l) => {
+      if (l.startsWith('{"out":"fire"')) {
+        return `F|${['key', 'start', 'end', 'ids', 'sum', 'count', 'n', 'wm'].map((f) => field(l, f)).join('|')}\n`;
+      }
+      if (l.startsWith('{"out":"late"')) return `L|${field(l, 'id')}|${field(l, 'key')}|${field(l, 'ts')}\n`;
+      return 'O\n';
+    })
+    .join('');
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(text, 'utf8')) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return h.toString();
+}
+
+const fires = (out) => out.split('\n').filter((l) => l.startsWith('{"out":"fire"')).map((l) => JSON.parse(l));
+
+export async function loadStream(page, scenario) {
+  const before = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  await page.locator('[data-testid="import-file"]').setInputFiles({
+    name: `${scenario.name}.json`,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(scenario)),
+  });
+  await runSettled(page, before, 30000);
+  const scene = page.locator('[data-testid="scene"]');
+  await until(page, 'the scene of the loaded stream', () => scene.getAttribute('data-elements'), (v) => v === String(scenario.input.length), 30000);
+  return scene;
+}
+
+test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the command line', async (t) => {
+  const sc = stream(10000, 'tumbling');
+  const app = await openApp({ viewport: { width: 1920, height: 1080 } });
+  t.after(() => app.close());
+  const { page } = app;
+  const scene = await loadStream(page, sc);
+  assert.equal(await scene.getAttribute('data-backend'), 'canvas');
+  assert.ok(Number(await scene.getAttribute('data-windows')) > 0);
+  await page.keyboard.press('End');
+  await until(page, 'the playhead at the end', () => page.locator('[data-testid="playhead"]').evaluate((e) => e.dataset.step === e.dataset.steps));
+
+  // Only the overlay's objects are DOM nodes: the Tab entry (and the selection), not 10,000.
+  const nodes = await page.locator('[data-testid="element"]').count();
+  assert.ok(nodes >= 1 && nodes <= 3, `${nodes} element nodes`);
+  // The bulk drawing has pixels (the lanes' marbles are not white).
+  const inked = await page.locator('[data-testid="bulk-canvas"]').evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 120 && d[i + 1] > 100 && d[i + 2] < 120) n++;
+    return n;
+  });
+  assert.ok(inked > 500, `${inked} green (on-time) pixels`);
+
+  const before = cliRun(sc);
+  const digest = () => page.locator('[data-testid="outputs"]').getAttribute('data-run-digest');
+  assert.equal(await digest(), fnv(before), 'the page ran what the command line runs');
+  const rows = page.locator('[data-testid="output-rows"]');
+  assert.equal(Number(await rows.getAttribute('data-rows')), fires(before).length);
+  assert.ok((await page.locator('[data-testid="output-row"]').count()) < 200, 'the output list is virtualised');
+
+  // Drag the Tab entry (the earliest element) to the right with the real mouse.
+  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const id = Number(await entry.getAttribute('data-id'));
+  const key = await entry.getAttribute('data-key');
+  const ts0 = Number(await entry.getAttribute('data-ts'));
+  const box = await entry.boundingBox();
+  const revision = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(x + i * 4, y);
+  await page.mouse.up();
+  await runSettled(page, revision, 30000);
+  const moved = page.locator(`[data-testid="element"][data-id="${id}"]`);
+  const ts1 = Number(await moved.getAttribute('data-ts'));
+  assert.ok(ts1 > ts0, `element ${id} moved from ${ts0} to ${ts1}`);
+
+  const dragged = structuredClone(sc);
+  dragged.input.find((e) => e.id === id).ts = ts1;
+  const after = cliRun(dragged);
+  assert.equal(await digest(), fnv(after), "the page's outputs after the drag are the command line's");
+  assert.equal(Number(await rows.getAttribute('data-rows')), fires(after).length);
+  // The element's window output moved: its old window's firing no longer holds it, a window
+  // that holds its new timestamp does.
+  const holds = (out, ts) => fires(out).filter((f) => f.key === key && f.start <= ts && ts < f.end);
+  assert.notEqual(Math.floor(ts0 / 30000), Math.floor(ts1 / 30000), 'dragged into another 30 s window');
+  assert.ok(holds(before, ts0).some((f) => f.ids.includes(id)));
+  assert.ok(!holds(after, ts0).some((f) => f.ids.includes(id)), `the window of ${ts0} fires without element ${id}`);
+  assert.ok(holds(after, ts1).some((f) => f.ids.includes(id)), `a window of ${ts1} fires with element ${id}`);
+  assert.notEqual(fnv(before), fnv(after));
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('a scenario over the page limit is refused with a clear message, and nothing changes', async (t) => {
+  const app = await openApp({ viewport: { width: 1400, height: 900 } });
+  t.after(() => app.close());
+  const { page } = app;
+  const elements = () => page.locator('[data-testid="scene"]').getAttribute('data-elements');
+  const shown = await elements();
+  const big = stream(100001, 'session');
+  await page.locator('[data-testid="import-file"]').setInputFiles({
+    name: 'big.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(big)),
+  });
+  const error = page.locator('[data-testid="import-error"]');
+  await error.waitFor({ timeout: 30000 });
+  assert.match(await error.textContent(), /has 100001 items; the limit of the page is 100000 \(the command line takes more: tidemark run FILE\)/);
+  assert.equal(await elements(), shown);
+  assert.deepEqual(app.pageErrors, []);
+});

@@ -1,0 +1,454 @@
+//! The Canvas 2D backend (TIMELINE_CONTRACT.md §1) for scenes of more than 2,000 elements: the
+//! scene's items drawn in bulk into one `<canvas>`, and a DOM overlay (an SVG of the same size on
+//! top) for what a person or a test interacts with: the axis, the watermark and its handle, the
+//! drag label, and the objects of [`Scene::overlay`] (the Tab entry, the selected object, the
+//! dragged element) drawn by the SVG backend's own components, with their `data-testid`s.
+//!
+//! Level of detail: only what is in the visible time range is drawn; where a lane has more
+//! marbles than fit side by side, each pixel column of it is one density bar (its height grows
+//! with the number of elements in that column, its colour is the column's most common outcome).
+//! Every kind of scene item goes through [`draw`]'s one destructuring of [`Scene`], so a new kind
+//! of item fails to compile here rather than vanish from large scenes.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+use super::axis::axis;
+use super::lanes::side_marbles;
+use super::marbles::marbles;
+use super::marks::{marks, tvf_rows};
+use super::partitions::partitions;
+use super::px::px;
+use super::timers::timers;
+use super::watermark::{drag_label, watermark};
+use super::windows::windows;
+use crate::engine::view::{ElementOutcome, TimerStatus};
+use crate::ui::scene::layout::dims;
+use crate::ui::scene::{
+    LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup, WindowItem,
+};
+
+/// The colours of `assets/style.css` (a canvas cannot read CSS variables per item cheaply).
+mod ink {
+    pub const LANE: [&str; 2] = ["#fafbfd", "#f5f7fb"];
+    pub const LANE_EDGE: &str = "#e6e9ef";
+    pub const LABEL: &str = "#5b6577";
+    pub const SIDE: &str = "#fcf1f6";
+    pub const SIDE_OFF: &str = "#f1f1f1";
+    pub const SIDE_MARBLE: &str = "#c0266d";
+    pub const TIMER: &str = "#263041";
+}
+
+/// A window band's fill and stroke by state (`state-*` in the stylesheet).
+fn band_ink(state: &str) -> (&'static str, &'static str) {
+    match state {
+        "open" => ("#dce8fb", "#3d6fc0"),
+        "fired" => ("#cdeed9", "#1f8a4c"),
+        "late-fired" => ("#ffe6bd", "#c77700"),
+        "purged" => ("#eceef1", "#8a8f99"),
+        "merged" => ("rgba(0,0,0,0)", "#9577d2"),
+        _ => ("#f6f6f7", "#c9cdd4"),
+    }
+}
+
+/// A marble's fill by outcome (`outcome-*`).
+fn outcome_ink(o: Option<ElementOutcome>) -> &'static str {
+    match o {
+        None => "#8d96a7",
+        Some(ElementOutcome::Pending) => "#3d6fc0",
+        Some(ElementOutcome::OnTime) => "#1f8a4c",
+        Some(ElementOutcome::InLateFiring) => "#c77700",
+        Some(ElementOutcome::SideOutput) => "#e6a7c3",
+        Some(ElementOutcome::Dropped { .. }) => "#555b66",
+        Some(ElementOutcome::Discarded) => "#a6abb4",
+    }
+}
+
+/// Equal when it is the same scene: a scene of 100,000 items is not compared by value.
+#[derive(Clone)]
+struct SceneRef(Rc<Scene>);
+
+impl PartialEq for SceneRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, Clone)]
+pub struct CanvasBackendProps {
+    pub scene: Rc<Scene>,
+}
+
+impl PartialEq for CanvasBackendProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.scene, &other.scene)
+    }
+}
+
+/// Rows of CSS px drawn above and below the scrolled-to part (a scroll within them draws nothing new).
+const MARGIN_PX: f64 = 1500.0;
+
+/// The bulk drawing and its overlay. The canvas covers the part of the scene the canvas box
+/// shows (plus a margin), not the whole scene: with thousands of keys the lanes are virtualised,
+/// only those in view are drawn, and a scroll redraws.
+#[component]
+pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
+    let node = use_node_ref();
+    // The canvas box's scroll position and height (CSS px).
+    let view = use_state(|| (0.0f64, 1200.0f64));
+    {
+        let (node, view) = (node.clone(), view.clone());
+        use_effect_with((), move |()| {
+            let scroller = node.cast::<HtmlCanvasElement>().and_then(|c| c.closest(".canvas-box").ok().flatten());
+            let listener = scroller.map(|el| {
+                let read =
+                    move |el: &web_sys::Element| (f64::from(el.scroll_top()), f64::from(el.client_height()).max(200.0));
+                view.set(read(&el));
+                let target = el.clone();
+                gloo::events::EventListener::new(&target, "scroll", move |_| view.set(read(&el)))
+            });
+            move || drop(listener)
+        });
+    }
+    let s = &p.scene;
+    let (w, h) = (s.width * s.scale, s.height * s.scale);
+    let (scroll, shown) = *view;
+    // The drawn band: from a margin above the view to a margin below it, inside the scene.
+    let top = (scroll - MARGIN_PX).clamp(0.0, (h - 1.0).max(0.0)).floor();
+    let band = (shown + 2.0 * MARGIN_PX).min(h - top).max(1.0).ceil();
+    {
+        let node = node.clone();
+        use_effect_with((SceneRef(p.scene.clone()), top.to_bits(), band.to_bits()), move |(s, _, _)| {
+            if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
+                paint(&canvas, &s.0, top / s.0.scale.max(0.01));
+            }
+        });
+    }
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
+    // Browsers refuse canvases much larger than 16k device pixels a side.
+    let (cw, ch) = ((w * dpr).min(16_384.0).round(), (band * dpr).min(16_384.0).round());
+    let o = overlay(s);
+    let class = classes!("canvas", "overlay", s.dragging.then_some("dragging"), s.panning.then_some("panning"));
+    html! {
+        <div class="bulk" style={format!("width: {}px; height: {}px", px(w), px(h))}>
+            <canvas ref={node} class="bulk-canvas" data-testid="bulk-canvas" aria-hidden="true" data-top={px(top)}
+                    width={px(cw)} height={px(ch)} style={format!("top: {}px; width: {}px; height: {}px", px(top), px(w), px(band))} />
+            <svg {class} data-testid="canvas" width={px(w)} height={px(h)}
+                 viewBox={format!("0 0 {} {}", px(s.width), px(s.height))} role="application"
+                 aria-label={format!("Event-time canvas of {} elements and {} windows, drawn in bulk: Tab enters, ] [ and the arrows move, ? lists the keys", s.element_count, s.window_count)}>
+                { axis(&s.axis, s.width, s.height) }
+                { partitions(&s.partitions, s.width) }
+                { windows(&o.windows) }
+                { timers(&o.timers, &s.expiries) }
+                { tvf_rows(&s.tvf_rows) }
+                { side_marbles(&o.side) }
+                { marbles(&o.marbles) }
+                { marks(&s.marks) }
+                { watermark(&s.watermark) }
+                if let Some(d) = &s.drag_label {
+                    { drag_label(d) }
+                }
+            </svg>
+        </div>
+    }
+}
+
+/// The overlay's share of the scene: the objects of `scene.overlay`.
+struct Overlay {
+    windows: Vec<WindowGroup>,
+    timers: Rc<[TimerItem]>,
+    side: SideLane,
+    marbles: Vec<MarbleGroup>,
+}
+
+fn overlay(s: &Scene) -> Overlay {
+    let on = |id| s.overlay.contains(id);
+    let windows = s
+        .windows
+        .iter()
+        .filter_map(|g| {
+            let items: Vec<WindowItem> = g.items.iter().filter(|w| on(&w.id)).cloned().collect();
+            (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::from(items) })
+        })
+        .collect();
+    let timers: Vec<TimerItem> = s.timers.iter().filter(|t| on(&t.id)).cloned().collect();
+    let side_groups = s
+        .side
+        .groups
+        .iter()
+        .filter_map(|(chunk, g)| {
+            let items: Vec<SideMarbleItem> = g.iter().filter(|m| on(&m.id)).cloned().collect();
+            (!items.is_empty()).then(|| (*chunk, Rc::from(items)))
+        })
+        .collect();
+    let dots = s.two_d.iter().flat_map(|t| t.dots.iter());
+    let chosen: Vec<MarbleItem> =
+        s.marbles.iter().flat_map(|g| g.items.iter()).chain(dots).filter(|m| on(&m.id)).cloned().collect();
+    Overlay {
+        windows,
+        timers: Rc::from(timers),
+        side: SideLane { y: s.side.y, enabled: s.side.enabled, groups: side_groups },
+        marbles: vec![MarbleGroup { key: Rc::from("overlay"), items: Rc::from(chosen) }],
+    }
+}
+
+/// Paints the scene from `top` (scene units) down, as far as the canvas reaches.
+fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64) {
+    let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let k = f64::from(canvas.width()) / s.width.max(1.0);
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
+    let _ = ctx.set_transform(k, 0.0, 0.0, k, 0.0, -k * top);
+    let rows = (top, top + f64::from(canvas.height()) / k);
+    draw(&ctx, s, rows);
+}
+
+/// Every kind of scene item, in draw order, of those between the heights `rows` (scene units).
+/// The destructuring names every field of [`Scene`]: a new kind of item does not compile until it
+/// is drawn here (or said to be the overlay's).
+pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
+    let Scene {
+        backend: _,
+        width,
+        height: _,
+        scale: _,
+        // The overlay draws these: they are few, and carry text (the partitions' tracks, at most 64,
+        // and the process functions' TTL expiries are the test contract's nodes too).
+        axis: _,
+        partitions: _,
+        expiries: _,
+        // The window TVF's rows (their `tvf-row` nodes are the test contract; not in bulk yet) and
+        // compare mode's difference marks.
+        tvf_rows: _,
+        marks: _,
+        watermark: _,
+        drag_label: _,
+        hint: _,
+        lanes,
+        side,
+        windows,
+        timers,
+        marbles,
+        // Animations are for small scenes: large ones step without them.
+        flights: _,
+        two_d,
+        animate: _,
+        anim_seq: _,
+        fx_ms: _,
+        dragging: _,
+        panning: _,
+        element_count: _,
+        window_count: _,
+        entry: _,
+        overlay: _,
+    } = s;
+    let width = *width;
+    // The lanes in the band (they are in y order), and the band's other items by their y.
+    let from = lanes.partition_point(|l| l.y + l.height < rows.0);
+    let to = lanes.partition_point(|l| l.y <= rows.1);
+    let shown = lanes.get(from..to.max(from)).unwrap_or(&[]);
+    let in_rows = |y: f64| y >= rows.0 - 40.0 && y <= rows.1 + 40.0;
+    draw_lanes(ctx, shown, from, width);
+    if let Some(t) = two_d {
+        draw_two_d(ctx, t, width, &in_rows);
+        return;
+    }
+    if in_rows(side.y) {
+        draw_side(ctx, side, width);
+    }
+    draw_windows(ctx, windows, width, &in_rows);
+    draw_timers(ctx, timers, width, &in_rows);
+    draw_marbles(ctx, shown, marbles, width);
+}
+
+fn visible(x0: f64, x1: f64, width: f64) -> bool {
+    x1 >= -10.0 && x0 <= width + 10.0
+}
+
+/// Pixel columns of a canvas `width` wide (a column per unit, and a spare one at each edge).
+fn column_count(width: f64) -> usize {
+    width.max(0.0) as usize + 2
+}
+
+/// The pixel column of `x` (off-canvas x's get no column).
+fn column(x: f64) -> usize {
+    if x < 0.0 { usize::MAX } else { x.round() as usize }
+}
+
+/// The lanes `lanes`, the first of them lane number `first` (every other one is shaded).
+fn draw_lanes(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], first: usize, width: f64) {
+    ctx.set_font("600 11px system-ui, sans-serif");
+    for (i, l) in lanes.iter().enumerate().map(|(i, l)| (i + first, l)) {
+        ctx.set_fill_style_str(ink::LANE[i % 2]);
+        ctx.fill_rect(0.0, l.y, width, l.height);
+        ctx.set_stroke_style_str(ink::LANE_EDGE);
+        ctx.stroke_rect(0.0, l.y, width, l.height);
+        ctx.set_fill_style_str(ink::LABEL);
+        let _ = ctx.fill_text(&format!("key {}", l.key), 6.0, l.y + 12.0);
+    }
+}
+
+fn draw_side(ctx: &CanvasRenderingContext2d, side: &SideLane, width: f64) {
+    ctx.set_fill_style_str(if side.enabled { ink::SIDE } else { ink::SIDE_OFF });
+    ctx.fill_rect(0.0, side.y, width, dims::SIDE_LANE);
+    ctx.set_fill_style_str(ink::LABEL);
+    let title = if side.enabled {
+        "late side output (sideOutputLateData)"
+    } else {
+        "no side output: late elements are dropped"
+    };
+    let _ = ctx.fill_text(title, 6.0, side.y + 12.0);
+    // One tick per pixel column that holds a late element, its height by how many.
+    let mut columns = vec![0u32; column_count(width)];
+    for m in side.groups.iter().flat_map(|(_, g)| g.iter()) {
+        if let Some(c) = columns.get_mut(column(m.x)) {
+            *c += 1;
+        }
+    }
+    ctx.set_fill_style_str(ink::SIDE_MARBLE);
+    let y = side.y + 26.0;
+    for (x, n) in columns.into_iter().enumerate().filter(|(_, n)| *n > 0) {
+        let h = (4.0 + 3.0 * f64::from(n)).min(dims::SIDE_LANE - 16.0);
+        ctx.fill_rect(x as f64 - 1.0, y - h / 2.0, 2.0, h);
+    }
+}
+
+fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f64, in_rows: &dyn Fn(f64) -> bool) {
+    ctx.set_line_width(1.0);
+    for w in groups.iter().flat_map(|g| g.items.iter()) {
+        if !in_rows(w.y) || !visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width) {
+            continue;
+        }
+        let (fill, stroke) = band_ink(w.state);
+        ctx.set_fill_style_str(fill);
+        ctx.fill_rect(w.x0, w.y, w.width, w.height);
+        ctx.set_stroke_style_str(stroke);
+        ctx.stroke_rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+        if let Some(hw) = w.hatch_px.filter(|hw| *hw >= 1.0) {
+            ctx.set_fill_style_str("rgba(213, 154, 46, 0.35)");
+            ctx.fill_rect(w.x0 + w.width + 1.0, w.y, hw, w.height);
+        }
+        // The count, where it fits.
+        if w.width > 24.0 && !w.merged {
+            ctx.set_fill_style_str("#1f2633");
+            let _ = ctx.fill_text(&w.count.to_string(), w.x0 + 4.0, w.y + w.height - 7.0);
+        }
+    }
+}
+
+fn draw_timers(ctx: &CanvasRenderingContext2d, timers: &[TimerItem], width: f64, in_rows: &dyn Fn(f64) -> bool) {
+    ctx.set_stroke_style_str(ink::TIMER);
+    for t in timers.iter().filter(|t| in_rows(t.y) && visible(t.x, t.x, width)) {
+        ctx.set_fill_style_str(match t.status {
+            TimerStatus::Registered => "#ffffff",
+            TimerStatus::Fired => ink::TIMER,
+            TimerStatus::Deleted => "#e4e4e4",
+        });
+        ctx.begin_path();
+        if t.kind == "cleanup" {
+            ctx.rect(t.x - 4.0, t.y - 4.0, 8.0, 8.0);
+        } else {
+            ctx.move_to(t.x - 5.0, t.y - 5.0);
+            ctx.line_to(t.x + 5.0, t.y - 5.0);
+            ctx.line_to(t.x, t.y + 4.0);
+            ctx.close_path();
+        }
+        ctx.fill();
+        ctx.stroke();
+    }
+}
+
+/// The lane a marble is in (lanes are in y order).
+fn lane_at(lanes: &[LaneItem], y: f64) -> Option<usize> {
+    let i = lanes.partition_point(|l| l.y + l.height <= y);
+    lanes.get(i).filter(|l| y >= l.y).map(|_| i)
+}
+
+fn draw_marbles(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], groups: &[MarbleGroup], width: f64) {
+    // Per lane: the visible marbles; a lane with more than fit side by side is drawn as density.
+    let mut per_lane: Vec<Vec<&MarbleItem>> = vec![Vec::new(); lanes.len()];
+    for m in groups.iter().flat_map(|g| g.items.iter()) {
+        if let Some(l) = lane_at(lanes, m.y)
+            && visible(m.x, m.x, width)
+        {
+            per_lane[l].push(m);
+        }
+    }
+    let fit = (width / (dims::MARBLE_R * 2.0)).max(1.0) as usize;
+    for (lane, items) in lanes.iter().zip(per_lane) {
+        let y = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
+        if items.len() <= fit {
+            for m in items {
+                ctx.set_fill_style_str(outcome_ink(m.outcome));
+                ctx.begin_path();
+                let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
+                ctx.fill();
+            }
+            continue;
+        }
+        density(ctx, &items, y, width);
+    }
+}
+
+/// One bar per pixel column: its height grows with the elements in the column, its colour is
+/// the column's most common outcome.
+fn density(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem], y: f64, width: f64) {
+    let mut columns = vec![[0u32; 7]; column_count(width)];
+    for m in items {
+        let slot = match m.outcome {
+            None => 0,
+            Some(ElementOutcome::Pending) => 1,
+            Some(ElementOutcome::OnTime) => 2,
+            Some(ElementOutcome::InLateFiring) => 3,
+            Some(ElementOutcome::SideOutput) => 4,
+            Some(ElementOutcome::Dropped { .. }) => 5,
+            Some(ElementOutcome::Discarded) => 6,
+        };
+        if let Some(c) = columns.get_mut(column(m.x)) {
+            c[slot] += 1;
+        }
+    }
+    const OUTCOMES: [Option<ElementOutcome>; 7] = [
+        None,
+        Some(ElementOutcome::Pending),
+        Some(ElementOutcome::OnTime),
+        Some(ElementOutcome::InLateFiring),
+        Some(ElementOutcome::SideOutput),
+        Some(ElementOutcome::Dropped { counted: true }),
+        Some(ElementOutcome::Discarded),
+    ];
+    for (x, counts) in columns.into_iter().enumerate() {
+        let n: u32 = counts.iter().sum();
+        if n == 0 {
+            continue;
+        }
+        let top = counts.iter().enumerate().max_by_key(|(i, c)| (**c, std::cmp::Reverse(*i))).map_or(0, |(i, _)| i);
+        let h = (6.0 + 4.0 * f64::from(n)).min(dims::MARBLE_ROW - 4.0);
+        ctx.set_fill_style_str(outcome_ink(OUTCOMES[top]));
+        ctx.fill_rect(x as f64 - 0.5, y - h / 2.0, 1.5, h);
+    }
+}
+
+fn draw_two_d(ctx: &CanvasRenderingContext2d, t: &TwoD, width: f64, in_rows: &dyn Fn(f64) -> bool) {
+    for c in t.columns.iter().filter(|c| visible(c.x, c.x + c.width, width)) {
+        let (fill, stroke) = band_ink(c.state);
+        ctx.set_global_alpha(0.35);
+        ctx.set_fill_style_str(fill);
+        ctx.fill_rect(c.x, c.y, c.width, c.height);
+        ctx.set_global_alpha(1.0);
+        ctx.set_stroke_style_str(stroke);
+        ctx.stroke_rect(c.x, c.y, c.width, c.height);
+    }
+    for d in t.dots.iter().filter(|d| in_rows(d.y) && visible(d.x, d.x, width)) {
+        ctx.set_fill_style_str(outcome_ink(d.outcome));
+        ctx.fill_rect(d.x - 2.0, d.y - 2.0, 4.0, 4.0);
+    }
+    ctx.set_fill_style_str(ink::TIMER);
+    ctx.fill_rect(0.0, t.playhead_y, width, 1.0);
+}
