@@ -43,6 +43,7 @@ async function walk(page, key, seen) {
 for (const [preset, unit] of [
   ['lab-6-3', /value \$\d+\.\d\d:/],
   ['model-latency-sliding', /value \d+ ms:/],
+  ['slowest-partition', /value \d+:/],
 ]) {
   test(`every object of ${preset} is reached by the keys alone and has a name of its own`, async (t) => {
     const app = await openApp({ path: `#preset=${preset}&step=end` });
