@@ -274,6 +274,8 @@ pub enum PanelAction {
     ToggleHelp,
     DismissBanner(usize),
     ShowBanner(String),
+    /// Sound cues on or off (`state::sound`).
+    ToggleSound,
 }
 
 /// Something on the canvas that can be selected and focused (contract §4: focus and selection are
@@ -528,6 +530,8 @@ pub enum TeachAction {
     },
     ImportError(String),
     SetDialect(Dialect),
+    /// A lab page locks editing (read-only) or unlocks it (`state::host`).
+    Lock(bool),
 }
 
 /// A field of the configuration panel (errors are shown next to it).

@@ -49,7 +49,7 @@ const URL_SAFE_LENIENT: GeneralPurpose = GeneralPurpose::new(
 );
 
 /// Longest fragment value accepted (a compressed scenario at the loader's limit fits easily).
-const MAX_FRAGMENT_CHARS: usize = 12 * 1024 * 1024;
+pub const MAX_FRAGMENT_CHARS: usize = 12 * 1024 * 1024;
 
 fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
     if value.len() > MAX_FRAGMENT_CHARS {
@@ -60,6 +60,25 @@ fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
     URL_SAFE_LENIENT
         .decode(value.trim())
         .map_err(|e| FragmentError(format!("the {name} value is not valid base64url ({e})")))
+}
+
+/// The scenario loader of links and of a lab page's messages (`state::host`): the engine's
+/// format, its limits ([`MAX_SCENARIO_BYTES`]) and its messages; `from` says where it came from.
+pub fn scenario_from_json(bytes: &[u8], from: &str) -> Result<Scenario, FragmentError> {
+    Scenario::from_json_bytes(bytes).map_err(|e| FragmentError(format!("the scenario in {from} is not valid: {e}")))
+}
+
+/// A `step=` value: a whole number or `end`.
+pub fn parse_step(value: &str) -> Result<StepParam, FragmentError> {
+    match value {
+        "end" => Ok(StepParam::End),
+        v => v.parse::<usize>().map(StepParam::At).map_err(|_| {
+            FragmentError(format!(
+                "step must be a whole number or \"end\", not \"{}\"",
+                v.chars().take(20).collect::<String>()
+            ))
+        }),
+    }
 }
 
 /// A scenario from a base64url raw-DEFLATE value (parameter `name`).
@@ -73,7 +92,7 @@ fn decode_z(name: &str, value: &str) -> Result<Scenario, FragmentError> {
             format!("the {name} value is not valid raw DEFLATE data ({e})")
         })
     })?;
-    Scenario::from_json_bytes(&json).map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))
+    scenario_from_json(&json, "the link")
 }
 
 fn z_text(scenario: &Scenario) -> String {
@@ -109,22 +128,10 @@ pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
         match name {
             "scenario" => {
                 let bytes = decode_b64("scenario", value)?;
-                let s = Scenario::from_json_bytes(&bytes)
-                    .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
-                out.scenario = Some(s);
+                out.scenario = Some(scenario_from_json(&bytes, "the link")?);
             }
             "z" => out.scenario = Some(decode_z("z", value)?),
-            "step" => {
-                out.step = Some(match value {
-                    "end" => StepParam::End,
-                    v => StepParam::At(v.parse::<usize>().map_err(|_| {
-                        FragmentError(format!(
-                            "step must be a whole number or \"end\", not \"{}\"",
-                            v.chars().take(20).collect::<String>()
-                        ))
-                    })?),
-                });
-            }
+            "step" => out.step = Some(parse_step(value)?),
             // Unknown parameters are ignored so that later versions can add their own.
             _ => {}
         }

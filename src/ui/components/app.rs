@@ -26,8 +26,8 @@ use super::side_panel::SidePanel;
 use super::why_popover::WhyLayer;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
 use crate::ui::hooks::{
-    use_app, use_autosave, use_frame_clock, use_hash_link, use_keyboard, use_resize_observer, use_saved_fragment,
-    use_url_sync,
+    use_app, use_autosave, use_frame_clock, use_hash_link, use_host_api, use_keyboard, use_resize_observer,
+    use_saved_fragment, use_sound, use_url_sync,
 };
 
 /// Installs the panic hook: the console message, plus a visible banner instead of a dead page.
@@ -71,6 +71,8 @@ pub fn App() -> Html {
     use_autosave(&state, saved.clone());
     use_url_sync(&state, saved, written);
     use_frame_clock(state.play.playing, state.dispatcher());
+    use_host_api(&state);
+    use_sound(&state);
 
     let s = &*state;
     let mode = s.teach.mode;
@@ -81,6 +83,7 @@ pub fn App() -> Html {
         (!s.chrome.panel_open).then_some("panel-closed"),
         format!("mode-{}", mode.as_str()),
         s.teach.quiz.is_some().then_some("quiz-on"),
+        s.teach.locked.then_some("locked"),
         matches!(s.chrome.tab, Tab::Sinks | Tab::Charts | Tab::Code).then_some("wide-panel"),
     );
     let (run_state, revision) = s.run_status();

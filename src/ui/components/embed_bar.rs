@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::locked_badge::locked_badge;
 use crate::ui::export;
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
@@ -21,6 +22,7 @@ pub fn EmbedBar(props: &StateProps) -> Html {
     html! {
         <div class="embed-bar" data-testid="embed-bar">
             <span class="embed-title" title={title.clone()}>{ title }</span>
+            { locked_badge(s.teach.locked) }
             <a class="embed-open" href={href} target="_blank" rel="noopener" data-testid="open-full"
                title="Open this scenario in the full Tidemark (configuration, outputs, charts, code)">{ "Open in Tidemark ↗" }</a>
         </div>

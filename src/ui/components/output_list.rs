@@ -126,6 +126,8 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                     </li>
                 });
             }
+            // Checkpoint, crash and restore lines: the course's crash view draws them (issue 17).
+            Output::Recovery(_) => {}
             // A keyed process function's record (completed, abandoned, alert, ok).
             Output::Process(rec) => {
                 let key = p.run.key_name(rec.key).to_string();

@@ -6,6 +6,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::icon::icon;
+use super::sound_toggle::sound_toggle;
 use super::undo_redo::UndoRedo;
 use crate::engine::scenario::InputItem;
 use crate::engine::time::format_millis;
@@ -40,6 +41,7 @@ pub fn playback(state: &AppHandle) -> Html {
         <PlaybackBar step={s.play.step} {steps} playing={s.play.playing} speed={s.play.speed}
                      where_text={where_text(&s.doc.scenario.input, s.play.step, steps)} {on_play}>
             <UndoRedo state={state.clone()} />
+            { sound_toggle(state) }
         </PlaybackBar>
     }
 }

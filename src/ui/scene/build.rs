@@ -208,11 +208,7 @@ impl<'a> SceneInput<'a> {
                 }
             })
             .collect();
-        Axis {
-            ticks,
-            processing_note: !self.scenario.assigner.is_event_time() && !self.processing_axis,
-            processing_axis: self.processing_axis,
-        }
+        Axis { ticks, processing_axis: self.processing_axis }
     }
 
     fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
@@ -340,8 +336,7 @@ impl<'a> SceneInput<'a> {
         let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
         let mut out = Vec::new();
         let function = self.shown.process_function.is_some();
-        let ignored =
-            if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Default::default() };
+        let ignored = if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Vec::new() };
         // Each axis shows the timers of its own clock.
         let domain = if self.processing_axis { TimeDomain::ProcessingTime } else { TimeDomain::EventTime };
         for t in self.fold.view.timers.iter().filter(|t| t.domain == domain) {

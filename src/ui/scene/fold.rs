@@ -190,6 +190,7 @@ pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>, values
         F::Avg => format!("avg {:.2}", f.sum as f64 / f.count as f64),
         F::Max => format!("max {}", extreme(true)),
         F::Min => format!("min {}", extreme(false)),
+        F::Aggregate(_) => f.result.map_or("—".into(), |r| r.to_string()),
     }
 }
 

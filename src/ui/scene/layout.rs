@@ -128,6 +128,7 @@ impl RunLayout {
                     elem_of_input.push(None);
                     widen(item.watermark().unwrap_or(0));
                 }
+                InputItem::Control(_) => elem_of_input.push(None),
             }
         }
         let lane_of_run_key: Vec<usize> =

@@ -88,9 +88,6 @@ pub struct Tick {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Axis {
     pub ticks: Vec<Tick>,
-    /// Processing-time windows on the event-time axis (only when asked): the bands use
-    /// processing time, the marbles event time.
-    pub processing_note: bool,
     /// The axis is processing time (the arrivals): drawn by Flink's rules, not a recorded run.
     pub processing_axis: bool,
 }

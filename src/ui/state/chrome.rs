@@ -48,6 +48,16 @@ impl Editor {
                 },
                 error: None,
             },
+            InputItem::Control(c) => Editor {
+                index,
+                is_watermark: false,
+                key: String::new(),
+                value: String::new(),
+                ts: String::new(),
+                partition: "0".into(),
+                arrival: c.arrival.map(|a| a.to_string()).unwrap_or_default(),
+                error: Some(format!("a {} item has no fields to edit", c.kind.name())),
+            },
         }
     }
 
@@ -73,6 +83,8 @@ pub struct Chrome {
     pub panel_open: bool,
     pub tab: Tab,
     pub help_open: bool,
+    /// Sound cues as the playhead moves (`state::sound`); off by default.
+    pub sound: bool,
 }
 
 impl Default for Chrome {
@@ -85,6 +97,7 @@ impl Default for Chrome {
             panel_open: true,
             tab: Tab::Output,
             help_open: false,
+            sound: false,
         }
     }
 }
@@ -105,6 +118,7 @@ impl Chrome {
                 }
             }
             PanelAction::ShowBanner(b) => self.banners.push(b),
+            PanelAction::ToggleSound => self.sound = !self.sound,
         }
     }
 }

@@ -28,9 +28,11 @@
 pub mod chrome;
 pub mod compare;
 pub mod config;
+pub mod host;
 pub mod keys;
 pub mod playback;
 pub mod scenario;
+pub mod sound;
 pub mod teach;
 pub mod undo;
 pub mod viewport;
@@ -175,6 +177,10 @@ impl AppState {
     fn reduce(&mut self, action: Action) {
         // The quiz holds the playhead before a deciding step until it is answered.
         let Some(action) = self.quiz_stop(action) else { return };
+        // A lab page locked editing: the student cannot change the scenario.
+        if self.teach.locked && host::refused_when_locked(&action) {
+            return;
+        }
         match action {
             Action::Load { scenario, step, banner } => self.load_scenario(*scenario, step, banner),
             Action::Fragment(f) => {

@@ -334,6 +334,15 @@ impl AppState {
             TeachAction::Import { name, text } => self.import(&name, &text),
             TeachAction::ImportError(e) => self.teach.import_error = (!e.is_empty()).then_some(e),
             TeachAction::SetDialect(d) => self.teach.dialect = Some(d),
+            TeachAction::Lock(on) => {
+                self.teach.locked = on;
+                if on {
+                    // What was being changed stops here.
+                    self.drag = None;
+                    self.chrome.editor = None;
+                    self.chrome.menu = None;
+                }
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod compare;
 mod focus;
+mod host;
 mod reducer;
 mod runs;
 mod runs_support;
