@@ -53,7 +53,15 @@ for (const [preset, unit] of [
     const seen = new Map();
     const first = await focused(page);
     seen.set(first.key, first.name);
-    // Each lane from its first object to its last, then ↓ to the next lane, until the last lane.
+    // Up to the top lane (the partition tracks, when there are), then each lane from its first
+    // object to its last, then ↓ to the next lane, until the last lane.
+    for (let up = 0; up < 20; up++) {
+      const before = (await focused(page)).key;
+      await page.keyboard.press('ArrowUp');
+      const f = await focused(page);
+      seen.set(f.key, f.name);
+      if (f.key === before) break;
+    }
     for (let lane = 0; lane < 20; lane++) {
       await walk(page, '[', seen);
       await walk(page, ']', seen);
