@@ -79,7 +79,7 @@ for (const [preset, unit] of [
     assert.deepEqual(missed, [], 'objects the keys never reach');
     // Each name says its kind and is its own (no two objects read the same).
     const names = all.map((o) => o.name);
-    for (const n of names) assert.match(n, /^(Element \d+|Window |Trigger |Cleanup |Watermark |Partition )\S.{12,}/, n);
+    for (const n of names) assert.match(n, /^(Element \d+|Window |Trigger |Cleanup |Watermark |Source partition )\S.{12,}/, n);
     assert.equal(new Set(names).size, names.length, `duplicate names: ${names.filter((n, i) => names.indexOf(n) !== i).join(' | ')}`);
     // Values in the scenario's unit, as the narration and the sinks write them ($4.31, not 431).
     assert.ok(names.some((n) => unit.test(n)), names.join('\n'));
