@@ -46,6 +46,8 @@ const VIEWS = [
   ['explore, Charts tab', '#preset=model-latency-sliding&step=end', tab('charts', '[data-testid="chart-canvas"]')],
   ['explore, Code tab', '#preset=lab-6-2&step=end', tab('code', '[data-testid="code-text"]')],
   ['explore, Configure tab', '#preset=lab-6-2&step=end', tab('config', '[data-testid="config"]')],
+  ['explore, SQL tab', '#preset=lab-6-2&step=end', tab('sql')],
+  ['explore, Compare tab', '#preset=lab-6-2&step=end', tab('compare')],
   ['explore, Step log tab', '#preset=lab-6-2&step=end', tab('log', '[data-testid="step-log"]')],
   [
     'configuration error shown',

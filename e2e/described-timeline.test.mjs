@@ -43,6 +43,7 @@ async function walk(page, key, seen) {
 for (const [preset, unit] of [
   ['lab-6-3', /value \$\d+\.\d\d:/],
   ['model-latency-sliding', /value \d+ ms:/],
+  ['slowest-partition', /value \d+:/],
 ]) {
   test(`every object of ${preset} is reached by the keys alone and has a name of its own`, async (t) => {
     const app = await openApp({ path: `#preset=${preset}&step=end` });
@@ -52,7 +53,15 @@ for (const [preset, unit] of [
     const seen = new Map();
     const first = await focused(page);
     seen.set(first.key, first.name);
-    // Each lane from its first object to its last, then ↓ to the next lane, until the last lane.
+    // Up to the top lane (the partition tracks, when there are), then each lane from its first
+    // object to its last, then ↓ to the next lane, until the last lane.
+    for (let up = 0; up < 20; up++) {
+      const before = (await focused(page)).key;
+      await page.keyboard.press('ArrowUp');
+      const f = await focused(page);
+      seen.set(f.key, f.name);
+      if (f.key === before) break;
+    }
     for (let lane = 0; lane < 20; lane++) {
       await walk(page, '[', seen);
       await walk(page, ']', seen);
@@ -70,7 +79,7 @@ for (const [preset, unit] of [
     assert.deepEqual(missed, [], 'objects the keys never reach');
     // Each name says its kind and is its own (no two objects read the same).
     const names = all.map((o) => o.name);
-    for (const n of names) assert.match(n, /^(Element \d+|Window |Trigger |Cleanup |Watermark |Partition )\S.{12,}/, n);
+    for (const n of names) assert.match(n, /^(Element \d+|Window |Trigger |Cleanup |Watermark |Source partition )\S.{12,}/, n);
     assert.equal(new Set(names).size, names.length, `duplicate names: ${names.filter((n, i) => names.indexOf(n) !== i).join(' | ')}`);
     // Values in the scenario's unit, as the narration and the sinks write them ($4.31, not 431).
     assert.ok(names.some((n) => unit.test(n)), names.join('\n'));

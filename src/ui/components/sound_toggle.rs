@@ -20,7 +20,7 @@ pub fn sound_toggle(state: &AppHandle) -> Html {
     };
     html! {
         <>
-            <button class="pb sound-toggle" data-testid="sound-toggle" aria-pressed={on.to_string()} aria-label="Sound cues"
+            <button class="pb sound-toggle" data-testid="sound-toggle" aria-pressed={on.to_string()} aria-label={if on { "Sound cues on" } else { "Sound cues off" }}
                     {title} onclick={send(state, Action::Panel(PanelAction::ToggleSound))}>
                 { icon(if on { "sound" } else { "mute" }) }
                 <span class="sound-state" aria-hidden="true">{ if on { "on" } else { "off" } }</span>

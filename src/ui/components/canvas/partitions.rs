@@ -33,7 +33,7 @@ fn track(p: &PartitionItem, width: f64) -> Html {
     let class = classes!("partition-track", p.idle.then_some("idle"), p.holds.then_some("holds"));
     html! {
         <g {class} data-testid="partition-watermark" data-partition={p.partition.to_string()} data-wm={wm}
-           data-idle={idle} data-holds={p.holds.to_string()} data-focus={focus_key(&p.id)} tabindex={p.tab.tabindex()}>
+           data-idle={idle} data-holds={p.holds.to_string()} data-focus={focus_key(&p.id)} tabindex={p.tab.tabindex()} role="img" aria-describedby="desc-window">
             <rect class="track-bg" x="0" y={px(y + 1.0)} width={px(width)} height={px(h - 2.0)} />
             <rect class="track-fill" x="0" y={px(y + 4.0)} width={px(p.x)} height={px(h - 8.0)} />
             if p.idle {
