@@ -6,6 +6,7 @@
 mod common;
 
 use common::{at, preset};
+use tidemark::engine::scenario::ProcessFunctionSpec;
 use tidemark::engine::{Output, Run, TraceKind};
 
 const T10: i64 = at(10, 0, 0, 0);
@@ -45,10 +46,19 @@ fn lab_6_4_ttl_loses_the_completion() {
     assert_eq!(abandoned, vec![T10 + 60_000, T10 + 300_000]);
 }
 
-/// Without the short TTL, r1's completion is billed and its timer deleted; only r3 is abandoned.
+/// The course's fix, "lengthen module 3's 10-minute TTL on open to a backstop of hours": with a
+/// 2-hour TTL the same stall expires nothing, r1's completion is billed and its timer deleted;
+/// only r3 is abandoned (real Flink: `ra_ttl_backstop_hours_watermark_stall`).
 #[test]
 fn lab_6_4_without_ttl_bills_r1() {
-    let (_, r) = preset("lab-6-4-no-ttl");
+    let (p, r) = preset("lab-6-4-no-ttl");
+    let ttl = match p.scenario.process_function {
+        Some(ProcessFunctionSpec::RequestAssembler { ttl, .. }) => ttl,
+        _ => None,
+    };
+    assert_eq!(ttl, Some(7_200_000), "a backstop of hours: 2 h");
+    assert!(p.title.contains("TTL lengthened to a backstop of hours"));
+    assert!(!r.trace.iter().any(|e| matches!(e.kind, TraceKind::StateExpired { .. })), "nothing expires");
     assert_eq!(
         process_records(&r),
         vec![("r2".into(), "completed"), ("r1".into(), "completed"), ("r3".into(), "abandoned")]

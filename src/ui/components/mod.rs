@@ -29,6 +29,7 @@ mod share_box;
 mod side_panel;
 mod sinks_panel;
 pub mod sinks_view;
+pub mod state_estimate;
 mod step_log;
 mod undo_redo;
 mod why_popover;
