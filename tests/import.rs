@@ -323,16 +323,16 @@ fn limits_are_errors_not_truncation() {
         Err(ImportError::TooManyKeys { limit: 3, line }) => assert!(line > 4),
         other => panic!("{other:?}"),
     }
-    // The page's own limits (engine::scenario::limits): 100,000 elements, 1,000 keys.
+    // The page's own limits (engine::scenario::limits): 100,000 elements, 10,000 keys.
     let key_spec = ImportSpec {
         format: Format::CSV,
         has_header: false,
         mapping: Mapping { key: Some(Column::Index(0)), ts: Some(Column::Index(1)), ..Mapping::default() },
     };
-    let many_keys: String = (0..1001).map(|i| format!("k{i},{i}\n")).collect();
+    let many_keys: String = (0..10_001).map(|i| format!("k{i},{i}\n")).collect();
     assert_eq!(
         import::parse(many_keys.into_bytes(), &key_spec).err(),
-        Some(ImportError::TooManyKeys { limit: 1000, line: 1001 })
+        Some(ImportError::TooManyKeys { limit: 10_000, line: 10_001 })
     );
     let many: String = (0..100_001).map(|i| format!("k{},{i}\n", i % 10)).collect();
     assert_eq!(

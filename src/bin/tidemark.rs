@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use tidemark::codegen::{self, Dialect, ValueUnit};
-use tidemark::engine::{Run, Scenario, run};
+use tidemark::engine::scenario::limits::Limits;
+use tidemark::engine::{Run, RunOptions, Scenario, run_with};
 use tidemark::teach::ValueFormat;
 use tidemark::teach::presets;
 
@@ -128,7 +129,7 @@ fn load_for_code(source: &str) -> Result<(Scenario, ValueUnit), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let is_preset = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|v| v.get("scenario").is_some());
     if !is_preset {
-        return Scenario::from_json_bytes(&bytes)
+        return Scenario::from_json_bytes_within(&bytes, &Limits::CLI)
             .map(|s| (s, ValueUnit::Plain))
             .map_err(|e| format!("{}: {e}", path.display()));
     }
@@ -141,7 +142,7 @@ fn load_for_code(source: &str) -> Result<(Scenario, ValueUnit), String> {
 
 fn load(path: &Path) -> Result<Scenario, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    Scenario::from_json_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    Scenario::from_json_bytes_within(&bytes, &Limits::CLI).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn render(run: &Run, format: Format) -> String {
@@ -195,7 +196,9 @@ fn main() -> ExitCode {
         }
     }
     for scenario in &scenarios {
-        let text = render(&run(scenario), args.format);
+        // The oracle's lines come from the outputs alone: no trace to record.
+        let options = RunOptions { trace: args.format != Format::Jsonl };
+        let text = render(&run_with(scenario, options), args.format);
         let written = match &args.out_dir {
             None => std::io::stdout().write_all(text.as_bytes()),
             Some(dir) => std::fs::create_dir_all(dir).and_then(|()| {

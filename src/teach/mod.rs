@@ -31,6 +31,7 @@ pub mod narrate;
 pub mod presets;
 pub mod quiz;
 pub mod sort;
+pub mod source;
 pub mod why;
 
 pub use course_rules::CourseRule;

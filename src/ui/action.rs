@@ -105,11 +105,18 @@ pub enum PlayAction {
 /// The visible event-time range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ViewAction {
-    ZoomAt { px: f64, factor: f64 },
-    PanBy { dx_px: f64 },
+    ZoomAt {
+        px: f64,
+        factor: f64,
+    },
+    PanBy {
+        dx_px: f64,
+    },
     ZoomIn,
     ZoomOut,
     Fit,
+    /// Event time or processing time (the arrivals) along the axis, then fit.
+    ToggleProcessingAxis,
 }
 
 /// Keyboard focus inside the canvas (one Tab stop with roving focus, contract §4).
@@ -220,6 +227,8 @@ pub enum ObjectId {
         key: KeyId,
         time: Millis,
     },
+    /// A source partition's track (its own watermark).
+    Partition(u32),
 }
 
 impl ObjectId {
@@ -260,6 +269,8 @@ pub enum Drag {
     Element {
         index: usize,
         grab_offset_millis: f64,
+        /// On the processing-time axis the drag moves the element's arrival, not its timestamp.
+        arrival: bool,
     },
     Watermark {
         target: WatermarkTarget,
@@ -302,6 +313,10 @@ pub enum EditorField {
     Key,
     Value,
     Ts,
+    /// The source partition it is read from.
+    Partition,
+    /// Its arrival (processing time); empty: 100 ms after the item before it.
+    Arrival,
 }
 
 /// Where a key press happened.
@@ -390,6 +405,8 @@ pub enum WhyTarget {
         window: Window,
         time: Millis,
     },
+    /// A source partition: its watermark, whether it is idle, whether it holds the combined one.
+    Partition(u32),
 }
 
 /// The "why?" popover: its target and where it was asked (page CSS px).
@@ -458,6 +475,16 @@ pub enum Field {
     EvictorN,
     EvictorSize,
     Function,
+    /// Source partitions (1 to 64).
+    Partitions,
+    /// Per-event or periodic watermark emission.
+    Emission,
+    /// `autoWatermarkInterval`.
+    Interval,
+    /// `withIdleness(d)`; empty: none.
+    Idleness,
+    /// The per-key gaps of a dynamic session assigner.
+    KeyGaps,
 }
 
 impl Field {
@@ -480,6 +507,11 @@ impl Field {
             Field::EvictorN => "evictor-n",
             Field::EvictorSize => "evictor-size",
             Field::Function => "function",
+            Field::Partitions => "partitions",
+            Field::Emission => "emission",
+            Field::Interval => "interval",
+            Field::Idleness => "idleness",
+            Field::KeyGaps => "key-gaps",
         }
     }
 }
@@ -496,6 +528,9 @@ pub enum ConfigEdit {
     Evictor(EvictorChoice),
     EvictAfter(bool),
     Function(WindowFunctionSpec),
+    Emission(EmissionChoice),
+    /// A dynamic session's gap for one key, as typed (empty: the default gap).
+    KeyGap(String, String),
 }
 
 impl ConfigEdit {
@@ -508,6 +543,8 @@ impl ConfigEdit {
             ConfigEdit::Trigger(_) | ConfigEdit::Purging(_) => Field::Trigger,
             ConfigEdit::Evictor(_) | ConfigEdit::EvictAfter(_) => Field::Evictor,
             ConfigEdit::Function(_) => Field::Function,
+            ConfigEdit::Emission(_) => Field::Emission,
+            ConfigEdit::KeyGap(..) => Field::KeyGaps,
         }
     }
 }
@@ -563,7 +600,8 @@ impl Choice for AssignerChoice {
         (AssignerChoice::TumblingProcessing, "tumbling_processing", "tumbling, processing time"),
         (AssignerChoice::SlidingProcessing, "sliding_processing", "sliding, processing time"),
     ];
-    const MENU: usize = 5;
+    /// Tumbling to global + end-of-stream, and the dynamic session gap (edited per key).
+    const MENU: usize = 6;
 }
 
 impl AssignerChoice {
@@ -599,6 +637,22 @@ impl Choice for WatermarkChoice {
         (WatermarkChoice::Explicit, "explicit", "explicit (watermark items)"),
         (WatermarkChoice::Bounded, "bounded_out_of_orderness", "bounded out-of-orderness"),
         (WatermarkChoice::Monotonous, "monotonous", "monotonous timestamps"),
+    ];
+}
+
+/// How the source's generators emit watermarks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmissionChoice {
+    /// Right after every record (the oracle's mode).
+    PerEvent,
+    /// Every `autoWatermarkInterval` of processing time.
+    Periodic,
+}
+
+impl Choice for EmissionChoice {
+    const OPTIONS: &'static [(Self, &'static str, &'static str)] = &[
+        (EmissionChoice::PerEvent, "per_event", "per event (after every record)"),
+        (EmissionChoice::Periodic, "periodic", "periodic (autoWatermarkInterval)"),
     ];
 }
 

@@ -162,6 +162,7 @@ pub fn why_key(t: &WhyTarget) -> String {
         WhyTarget::Element(e) => format!("e:{e}"),
         WhyTarget::Window { key, window: w } => format!("w:{key}:{}", window(w)),
         WhyTarget::Timer { key, window: w, time } => format!("t:{key}:{time}:{}", window(w)),
+        WhyTarget::Partition(p) => format!("p:{p}"),
     }
 }
 
@@ -175,6 +176,7 @@ pub fn parse_why_key(s: &str) -> Option<WhyTarget> {
     };
     match parts.as_slice() {
         ["e", e] => Some(WhyTarget::Element(e.parse().ok()?)),
+        ["p", p] => Some(WhyTarget::Partition(p.parse().ok()?)),
         ["w", key, rest @ ..] => Some(WhyTarget::Window { key: key.parse().ok()?, window: window(rest)? }),
         ["t", key, time, rest @ ..] => {
             Some(WhyTarget::Timer { key: key.parse().ok()?, time: time.parse().ok()?, window: window(rest)? })
@@ -201,6 +203,9 @@ pub fn explain(scenario: &Scenario, run: &Run, target: &WhyTarget, step: usize, 
                 t => teach::format::time(t),
             };
             (format!("Timer at {t}"), ctx.why_timer(key, window, time, step))
+        }
+        WhyTarget::Partition(p) => {
+            (format!("Source partition {p}"), teach::source::why_partition(scenario, run, p, step))
         }
     };
     Explained { title, summary: ex.summary, reasons: ex.reasons }
@@ -242,6 +247,7 @@ mod tests {
             WhyTarget::Window { key: 2, window: w },
             WhyTarget::Window { key: 0, window: Window::Global },
             WhyTarget::Timer { key: 1, window: w, time: i64::MAX },
+            WhyTarget::Partition(3),
         ] {
             assert_eq!(parse_why_key(&why_key(&t)), Some(t));
         }

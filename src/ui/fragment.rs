@@ -173,7 +173,10 @@ mod tests {
         assert!(e(&format!("#scenario={bad}")).contains("input[0].key: is missing"));
         // A decompression bomb stops at the loader's limit.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_SCENARIO_BYTES + 10], 9);
-        assert!(e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb))).contains("unpacks to more than 8388608 bytes"));
+        assert!(
+            e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb)))
+                .contains(&format!("unpacks to more than {MAX_SCENARIO_BYTES} bytes"))
+        );
     }
 
     /// An empty fragment or unknown parameters name no scenario.

@@ -22,21 +22,63 @@ mod parse;
 /// Processing time between two items without an explicit `arrival`.
 pub const DEFAULT_ARRIVAL_SPACING: Millis = 100;
 
-/// Hard limits that keep a browser tab responsive; exceeding one is a clear error, never a
-/// frozen page or a silent truncation.
+/// Hard limits that keep a browser tab (or the command line) responsive; exceeding one is a
+/// clear error, never a frozen page or a silent truncation. The page and the command line have
+/// their own [`Limits`]: the page keeps the full trace and redraws on every edit, the command line
+/// runs once without a trace.
 pub mod limits {
-    /// Bytes of scenario JSON accepted by the loader.
-    pub const MAX_SCENARIO_BYTES: usize = 8 * 1024 * 1024;
-    /// Input items (elements and watermarks) in one scenario.
-    pub const MAX_INPUT_ITEMS: usize = 100_000;
-    /// Distinct keys in one scenario.
-    pub const MAX_KEYS: usize = 1_000;
+    /// What one loader accepts.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Limits {
+        /// Who these limits are for, named in the message of a refusal ("the page").
+        pub who: &'static str,
+        /// Bytes of scenario JSON.
+        pub scenario_bytes: usize,
+        /// Input items (elements and watermarks) in one scenario.
+        pub input_items: usize,
+        /// Distinct keys in one scenario.
+        pub keys: usize,
+        /// Element-window assignments in one run (elements × windows per element).
+        pub assignments: i64,
+    }
+
+    impl Limits {
+        /// The page: the run keeps its full trace (≈ 150 bytes per assignment) and the fold, so
+        /// 1,000,000 assignments is about 150 MB of trace; 100,000 items is what the canvas
+        /// backend draws at 60 frames a second.
+        pub const PAGE: Limits = Limits {
+            who: "the page",
+            scenario_bytes: 16 * 1024 * 1024,
+            input_items: 100_000,
+            keys: 10_000,
+            assignments: 1_000_000,
+        };
+        /// `tidemark run`: no trace for the oracle's lines, one run. 300,000 elements of sliding
+        /// 60 s / 10 s windows are 1.8 M assignments; a million elements of it are 6 M.
+        pub const CLI: Limits = Limits {
+            who: "the command line",
+            scenario_bytes: 64 * 1024 * 1024,
+            input_items: 1_000_000,
+            keys: 100_000,
+            assignments: 6_000_000,
+        };
+
+        /// Where a scenario over these limits may still go, for the message.
+        pub(crate) fn elsewhere(&self) -> &'static str {
+            if self.who == Limits::PAGE.who { " (the command line takes more: tidemark run FILE)" } else { "" }
+        }
+    }
+
+    /// Bytes of scenario JSON accepted by the page (share links, autosave, imports).
+    pub const MAX_SCENARIO_BYTES: usize = Limits::PAGE.scenario_bytes;
+    /// Input items (elements and watermarks) in one scenario, in the page.
+    pub const MAX_INPUT_ITEMS: usize = Limits::PAGE.input_items;
+    /// Distinct keys in one scenario, in the page.
+    pub const MAX_KEYS: usize = Limits::PAGE.keys;
     /// Windows one element may be assigned to (`ceil(size / slide)` for sliding windows).
     pub const MAX_WINDOWS_PER_ELEMENT: i64 = 10_000;
-    /// Element-window assignments in one run (elements × windows per element): the trace the UI
-    /// keeps grows with it (≈ 150 MB at this limit) and a re-run in the browser takes about a
-    /// second.
-    pub const MAX_ASSIGNMENTS: i64 = 1_000_000;
+    /// Element-window assignments in one run, in the page.
+    pub const MAX_ASSIGNMENTS: i64 = Limits::PAGE.assignments;
     /// Characters in a key.
     pub const MAX_KEY_CHARS: usize = 200;
     /// Source partitions.
@@ -369,8 +411,13 @@ impl std::error::Error for ScenarioError {}
 pub(crate) type Result<T> = std::result::Result<T, ScenarioError>;
 
 impl Scenario {
-    /// Tidemark's own limits, beyond Flink's rules (those come from the operator).
+    /// Tidemark's own limits in the page, beyond Flink's rules (those come from the operator).
     pub fn check_limits(&self) -> Result<()> {
+        self.check_limits_within(&limits::Limits::PAGE)
+    }
+
+    /// Tidemark's own limits (the page's or the command line's), beyond Flink's rules.
+    pub fn check_limits_within(&self, within: &limits::Limits) -> Result<()> {
         if let AssignerSpec::Sliding { size, slide, .. } = self.assigner
             && slide > 0
             && size > 0
@@ -396,12 +443,14 @@ impl Scenario {
         {
             let per_element = (size / slide) + i64::from(size % slide != 0);
             let elements = self.elements().count() as i64;
-            if elements.saturating_mul(per_element) > limits::MAX_ASSIGNMENTS {
+            if elements.saturating_mul(per_element) > within.assignments {
                 return Err(ScenarioError::new(
                     "assigner.slide",
                     format!(
-                        "{elements} elements × {per_element} windows each (size {size} / slide {slide}) is more than {} element-window assignments, Tidemark's limit; use a larger slide or fewer elements",
-                        limits::MAX_ASSIGNMENTS
+                        "{elements} elements × {per_element} windows each (size {size} / slide {slide}) is more than {} element-window assignments, the limit of {}; use a larger slide or fewer elements{}",
+                        within.assignments,
+                        within.who,
+                        within.elsewhere()
                     ),
                 ));
             }
@@ -517,8 +566,75 @@ mod tests {
         for kind in ["sliding", "sliding_processing"] {
             assert_eq!(
                 err(&scenario(101, kind)),
-                "assigner.slide: 101 elements × 10000 windows each (size 10000 / slide 1) is more than 1000000 element-window assignments, Tidemark's limit; use a larger slide or fewer elements"
+                "assigner.slide: 101 elements × 10000 windows each (size 10000 / slide 1) is more than 1000000 element-window assignments, the limit of the page; use a larger slide or fewer elements (the command line takes more: tidemark run FILE)"
             );
         }
+    }
+
+    /// The page and the command line have their own limits: over the page's, the message says so
+    /// and where the scenario can go; the command line loads it.
+    #[test]
+    fn page_and_command_line_limits_differ() {
+        use limits::Limits;
+        let many = |n: usize, keys: usize| {
+            let items: Vec<String> =
+                (0..n).map(|i| format!(r#"{{"id":{i},"key":"k{}","ts":{i}}}"#, i % keys)).collect();
+            format!(r#"{{"assigner":{{"kind":"tumbling","size":1000}},"input":[{}]}}"#, items.join(","))
+        };
+        let over_items = many(Limits::PAGE.input_items + 1, 10);
+        assert_eq!(
+            err(&over_items),
+            "input: has 100001 items; the limit of the page is 100000 (the command line takes more: tidemark run FILE)"
+        );
+        let cli = Scenario::from_json_bytes_within(over_items.as_bytes(), &Limits::CLI);
+        assert_eq!(cli.map(|s| s.input.len()).ok(), Some(100_001));
+        // 10,000 keys load in the page; the next one does not.
+        assert!(Scenario::from_json_str(&many(10_000, 10_000)).is_ok());
+        assert_eq!(
+            err(&many(10_001, 10_001)),
+            "input[10000].key: is a new key beyond the limit of 10000 distinct keys of the page (the command line takes more: tidemark run FILE)"
+        );
+        // Bytes: a scenario over the page's 16 MB is refused before it is parsed; the command
+        // line's 64 MB take it.
+        let padded =
+            format!(r#"{{"name":"{}","assigner":{{"kind":"tumbling","size":1000}},"input":[]}}"#, "x".repeat(17 << 20));
+        let page = Scenario::from_json_bytes(padded.as_bytes()).err().map(|e| e.to_string());
+        assert!(page.is_some_and(|m| {
+            m.ends_with("the limit of the page is 16777216 bytes (the command line takes more: tidemark run FILE)")
+        }));
+        assert!(Scenario::from_json_bytes_within(padded.as_bytes(), &Limits::CLI).is_ok());
+        // The command line's own limits hold too, without pointing elsewhere.
+        let cli_over =
+            Scenario::from_json_bytes_within(over_items.as_bytes(), &Limits { input_items: 100_000, ..Limits::CLI });
+        assert_eq!(
+            cli_over.err().map(|e| e.to_string()).as_deref(),
+            Some("input: has 100001 items; the limit of the command line is 100000")
+        );
+    }
+
+    /// Sliding 60 s / 10 s over 300,000 elements (1.8 M assignments) is over the page's limit and
+    /// within the command line's.
+    #[test]
+    fn sliding_at_300k_fits_the_command_line() {
+        use limits::Limits;
+        let scenario = Scenario {
+            assigner: AssignerSpec::Sliding { size: 60_000, slide: 10_000, offset: 0 },
+            input: (0..300_000)
+                .map(|i| {
+                    InputItem::Element(Element {
+                        id: i,
+                        key: format!("k{}", i % 20),
+                        ts: i * 1000,
+                        value: 1,
+                        partition: 0,
+                        arrival: None,
+                        event: None,
+                    })
+                })
+                .collect(),
+            ..Scenario::default()
+        };
+        assert!(scenario.check_limits().is_err_and(|e| e.to_string().contains("300000 elements × 6 windows each")));
+        assert!(scenario.check_limits_within(&Limits::CLI).is_ok());
     }
 }

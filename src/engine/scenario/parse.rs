@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{
     AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, Marker, ProcessFunctionSpec, Result,
     Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec, WindowFunctionSpec, limits,
+    limits::Limits,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::TimeDomain;
@@ -417,29 +418,47 @@ fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
 }
 
 impl Scenario {
-    /// Loads a scenario from raw bytes (a file, a decoded URL fragment, an import).
+    /// Loads a scenario from raw bytes (a file, a decoded URL fragment, an import), within the
+    /// page's limits.
     pub fn from_json_bytes(bytes: &[u8]) -> Result<Scenario> {
-        if bytes.len() > limits::MAX_SCENARIO_BYTES {
+        Self::from_json_bytes_within(bytes, &Limits::PAGE)
+    }
+
+    /// Loads a scenario from raw bytes within the given limits (the command line's are larger).
+    pub fn from_json_bytes_within(bytes: &[u8], within: &Limits) -> Result<Scenario> {
+        if bytes.len() > within.scenario_bytes {
             return Err(ScenarioError::new(
                 "",
-                format!("scenario is {} bytes; the limit is {} bytes", bytes.len(), limits::MAX_SCENARIO_BYTES),
+                format!(
+                    "scenario is {} bytes; the limit of {} is {} bytes{}",
+                    bytes.len(),
+                    within.who,
+                    within.scenario_bytes,
+                    within.elsewhere()
+                ),
             ));
         }
         let text = std::str::from_utf8(bytes).map_err(|e| {
             ScenarioError::new("", format!("scenario is not UTF-8 text (invalid byte at offset {})", e.valid_up_to()))
         })?;
-        Self::from_json_str(text)
-    }
-
-    pub fn from_json_str(text: &str) -> Result<Scenario> {
         // serde_json refuses nesting deeper than 128 levels with an error, so hostile input
         // cannot overflow the stack.
         let value: Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::new("", format!("not valid JSON: {e}")))?;
-        Self::from_value(&value)
+        Self::from_value_within(&value, within)
     }
 
+    pub fn from_json_str(text: &str) -> Result<Scenario> {
+        Self::from_json_bytes_within(text.as_bytes(), &Limits { scenario_bytes: usize::MAX, ..Limits::PAGE })
+    }
+
+    /// Loads a parsed JSON value within the page's limits.
     pub fn from_value(value: &Value) -> Result<Scenario> {
+        Self::from_value_within(value, &Limits::PAGE)
+    }
+
+    /// Loads a parsed JSON value within the given limits.
+    pub fn from_value_within(value: &Value, within: &Limits) -> Result<Scenario> {
         let obj = as_object(value, "scenario")?;
         let name = match field(obj, "name") {
             None => "scenario".to_string(),
@@ -456,6 +475,10 @@ impl Scenario {
             None if field(obj, "process_function").is_some() || field(obj, "tvf").is_some() => {
                 AssignerSpec::Tumbling { size: 60_000, offset: 0 }
             }
+            // A source-only scenario (`tests/flink-ext`'s `src_*`: partitions, idleness, emission)
+            // has no operator of its own; `GlobalWindows.create()` stands for it, as its
+            // `NeverTrigger` emits nothing, so only the source's watermarks show.
+            None if field(obj, "watermarks").is_some() || field(obj, "partitions").is_some() => AssignerSpec::Global,
             None => return Err(ScenarioError::new("assigner", "is missing")),
         };
         let allowed_lateness = match field(obj, "allowed_lateness") {
@@ -476,10 +499,16 @@ impl Scenario {
             Some(v) => return Err(ScenarioError::new("input", format!("must be an array, not {}", quote(v)))),
             None => return Err(ScenarioError::new("input", "is missing")),
         };
-        if items.len() > limits::MAX_INPUT_ITEMS {
+        if items.len() > within.input_items {
             return Err(ScenarioError::new(
                 "input",
-                format!("has {} items; the limit is {}", items.len(), limits::MAX_INPUT_ITEMS),
+                format!(
+                    "has {} items; the limit of {} is {}{}",
+                    items.len(),
+                    within.who,
+                    within.input_items,
+                    within.elsewhere()
+                ),
             ));
         }
         let mut input = Vec::with_capacity(items.len());
@@ -487,12 +516,17 @@ impl Scenario {
         for (i, item) in items.iter().enumerate() {
             let item = parse_item(item, &format!("input[{i}]"))?;
             if let InputItem::Element(e) = &item {
-                if keys.len() < limits::MAX_KEYS || keys.contains(&e.key) {
+                if keys.len() < within.keys || keys.contains(&e.key) {
                     keys.insert(e.key.clone());
                 } else {
                     return Err(ScenarioError::new(
                         format!("input[{i}].key"),
-                        format!("is a new key beyond the limit of {} distinct keys", limits::MAX_KEYS),
+                        format!(
+                            "is a new key beyond the limit of {} distinct keys of {}{}",
+                            within.keys,
+                            within.who,
+                            within.elsewhere()
+                        ),
                     ));
                 }
             }
@@ -514,7 +548,7 @@ impl Scenario {
             tvf,
             input,
         };
-        scenario.check_limits()?;
+        scenario.check_limits_within(within)?;
         Ok(scenario)
     }
 }
@@ -540,6 +574,11 @@ mod tests {
             r#"input[0].ts: must be an integer, "LONG_MAX" or "LONG_MIN", not "soon""#
         );
         assert_eq!(err(r#"{"input": []}"#), "assigner: is missing");
+        // A source-only scenario (partitions and watermarks, no operator) loads as a global
+        // window, which never fires: only the source's watermarks show.
+        let source_only =
+            Scenario::from_json_str(r#"{"partitions": 2, "watermarks": {"kind": "monotonous"}, "input": []}"#);
+        assert_eq!(source_only.map(|s| (s.partition_count(), s.assigner)), Ok((2, super::super::AssignerSpec::Global)));
         assert!(
             err(&format!(r#"{{{BASE}, "input": [{{"id": 1, "key": "A", "ts": 1e40}}]}}"#))
                 .contains("is outside the 64-bit integer range")

@@ -6,9 +6,12 @@ use web_sys::{Element as DomElement, PointerEvent};
 use yew::prelude::*;
 
 use crate::engine::Millis;
-use crate::engine::scenario::InputItem;
+use crate::engine::scenario::{InputItem, ProcessFunctionSpec};
 use crate::engine::time::format_millis;
-use crate::ui::action::{Action, Drag, DragAction, DragStart, EditAction, PanelAction, PlayAction};
+use crate::engine::trace::TimeDomain;
+use crate::ui::action::{
+    Action, Drag, DragAction, DragStart, EditAction, EditorAction, PanelAction, PlayAction, ViewAction,
+};
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
 
@@ -39,6 +42,9 @@ fn ChipList(p: &ChipListProps) -> Html {
 struct ChipProps {
     index: usize,
     item: ChipItem,
+    /// Its source partition (shown with several partitions) and arrival (processing time).
+    partition: Option<u32>,
+    arrival: Millis,
     outcome: &'static str,
     done: bool,
     current: bool,
@@ -75,24 +81,35 @@ fn Chip(p: &ChipProps) -> Html {
         p.lifted.then_some("lifted"),
         p.target.then_some("drop-target"),
     );
+    let meta = match p.partition {
+        Some(part) => format!("p{part} @{}", format_millis(p.arrival)),
+        None => format!("@{}", format_millis(p.arrival)),
+    };
+    let title = format!(
+        "{title}; {}arrives at processing time {} (Enter or double-click: edit)",
+        p.partition.map(|part| format!("read from partition {part}, ")).unwrap_or_default(),
+        format_millis(p.arrival)
+    );
     html! {
         <li {class} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
-            data-step={(i + 1).to_string()} {title}>
+            data-step={(i + 1).to_string()} data-partition={p.partition.map(|part| part.to_string())}
+            data-arrival={p.arrival.to_string()} {title}>
             <span class="chip-step">{ format!("#{}", i + 1) }</span>
             <span class="chip-label">{ label }</span>
             <span class="chip-sub">{ sub }</span>
+            <span class="chip-sub chip-meta">{ meta }</span>
         </li>
     }
 }
 
 /// The chip under the pointer (the strip has the pointer captured, so ask the document).
-fn chip_index_at(e: &PointerEvent) -> Option<usize> {
+fn chip_index_at(e: &MouseEvent) -> Option<usize> {
     let doc = web_sys::window()?.document()?;
     let el = doc.element_from_point(e.client_x() as f32, e.client_y() as f32)?;
     el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
 }
 
-fn chip_of(e: &PointerEvent) -> Option<usize> {
+fn chip_of(e: &MouseEvent) -> Option<usize> {
     let el: DomElement = e.target()?.dyn_into().ok()?;
     el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
 }
@@ -172,7 +189,14 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let view = &s.fold.view;
     let step = s.play.step;
     let selected = s.selection.and_then(|o| o.input());
+    let arrivals = s.doc.scenario.arrivals();
+    let several = s.doc.scenario.partition_count() > 1;
     let chips = s.doc.scenario.input.iter().enumerate().map(|(i, item)| {
+        let partition = match item {
+            InputItem::Element(e) => e.partition,
+            InputItem::SourceWatermark(m) => m.partition,
+            InputItem::Watermark(_) => 0,
+        };
         let (item, outcome) = match item {
             InputItem::Element(e) => {
                 let ordinal = s.doc.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
@@ -189,6 +213,8 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         ChipProps {
             index: i,
             item,
+            partition: several.then_some(partition),
+            arrival: arrivals.get(i).copied().unwrap_or(0),
             outcome,
             done: i < step,
             current: i + 1 == step,
@@ -198,6 +224,16 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         }
     });
     let chips: Vec<ChipProps> = chips.collect();
+    // A double click edits the item: key, value, timestamp, partition and arrival.
+    let ondblclick = {
+        let state = state.clone();
+        Callback::from(move |e: MouseEvent| {
+            // The strip captured the pointer: the event's target is the strip, not the chip.
+            if let Some(i) = chip_index_at(&e) {
+                state.dispatch(Action::Editor(EditorAction::Open(i)));
+            }
+        })
+    };
     let insert = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::Edit(EditAction::InsertWatermark { wm: None })))
@@ -205,6 +241,21 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let toggle = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::ToggleTwoD)))
+    };
+    // The processing-time axis: processing-time windows always use it; a process function's
+    // state TTL or processing-time timers may.
+    let scenario = &s.doc.scenario;
+    let forced = s.doc.layout.processing_windows;
+    let offered = forced
+        || matches!(
+            scenario.process_function,
+            Some(ProcessFunctionSpec::RequestAssembler { ttl: Some(_), .. })
+                | Some(ProcessFunctionSpec::RequestAssembler { timer: TimeDomain::ProcessingTime, .. })
+        );
+    let on_processing = s.view.on_processing_axis(&s.doc.layout);
+    let toggle_axis = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::View(ViewAction::ToggleProcessingAxis)))
     };
     html! {
         <div class="arrival" aria-label="Arrival order (processing time)">
@@ -214,9 +265,16 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                 <button data-testid="toggle-2d" aria-pressed={s.chrome.two_d.to_string()} title="Event time × processing time (t)" onclick={toggle}>
                     { if s.chrome.two_d { "lanes" } else { "2-D" } }
                 </button>
+                if offered {
+                    <button data-testid="toggle-processing-axis" aria-pressed={on_processing.to_string()} disabled={forced}
+                            title={if forced { "Processing-time windows are drawn on the processing-time axis" } else { "Processing time (the arrivals) along the axis, for the state TTL and processing-time timers" }}
+                            onclick={toggle_axis}>
+                        { if on_processing { "event-time axis" } else { "processing-time axis" } }
+                    </button>
+                }
             </div>
             <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
-                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+                {onpointerdown} {onpointermove} {ondblclick} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
                 <ChipList {chips} />
             </ol>
         </div>

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::engine::scenario::WindowFunctionSpec;
 use crate::ui::action::{
-    Action, AssignerChoice, Choice, ConfigEdit, EvictorChoice, Field, TriggerChoice, WatermarkChoice,
+    Action, AssignerChoice, Choice, ConfigEdit, EmissionChoice, EvictorChoice, Field, TriggerChoice, WatermarkChoice,
 };
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::config::ConfigView;
@@ -66,6 +66,7 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 <label for={id.clone()}>{ label }</label>
                 <input id={id.clone()} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
                        data-testid={id} value={d.text(f).to_string()}
+                       list={(f == Field::Partitions).then_some("cfg-partition-counts")}
                        aria-invalid={invalid.to_string()} aria-describedby={invalid.then(|| error_id(f))}
                        placeholder={hint} {oninput} />
                 { error(f) }
@@ -98,6 +99,9 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 if assigner.is_sized() {
                     { text(Field::Offset, "offset", "0") }
                 }
+                if assigner == AssignerChoice::DynamicSession {
+                    { key_gaps(&d.key_gaps, &p.on_edit, error(Field::KeyGaps)) }
+                }
             </fieldset>
             <fieldset>
                 <legend>{ "Lateness" }</legend>
@@ -111,6 +115,18 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 if d.watermarks == WatermarkChoice::Bounded {
                     { text(Field::Bound, "max out-of-orderness", "e.g. 5s") }
                 }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Source" }</legend>
+                <datalist id="cfg-partition-counts">
+                    { for (1..=8).map(|n| html! { <option value={n.to_string()} /> }) }
+                </datalist>
+                { text(Field::Partitions, "partitions (1–64)", "1 to 64") }
+                { select(Field::Emission, "watermark emission", options(d.emission), |v| EmissionChoice::from_value(v).map(ConfigEdit::Emission), &p.on_edit, error(Field::Emission)) }
+                if d.emission == EmissionChoice::Periodic {
+                    { text(Field::Interval, "interval (autoWatermarkInterval)", "e.g. 200ms") }
+                }
+                { text(Field::Idleness, "withIdleness", "none (e.g. 1s)") }
             </fieldset>
             <fieldset>
                 <legend>{ "Trigger and evictor" }</legend>
@@ -138,6 +154,32 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 { select(Field::Function, "function", options(d.function), |v| WindowFunctionSpec::from_value(v).map(ConfigEdit::Function), &p.on_edit, error(Field::Function)) }
             </fieldset>
         </form>
+    }
+}
+
+/// The dynamic session's gap per key (`withDynamicGap`'s extractor as a table): empty uses the
+/// default gap.
+fn key_gaps(gaps: &[(String, String)], on_edit: &Callback<ConfigEdit>, error: Html) -> Html {
+    html! {
+        <div class="field key-gaps" data-testid="cfg-key-gaps" role="group" aria-label="Session gap per key (empty: the default gap)">
+            <span class="key-gaps-title">{ "gap per key (empty: default)" }</span>
+            { for gaps.iter().enumerate().map(|(i, (key, text))| {
+                let id = format!("cfg-key-gap-{i}");
+                let k = key.clone();
+                let oninput = on_edit.reform(move |e: InputEvent| {
+                    let v = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default();
+                    ConfigEdit::KeyGap(k.clone(), v)
+                });
+                html! {
+                    <div class="key-gap">
+                        <label for={id.clone()}>{ format!("key {key}") }</label>
+                        <input id={id} type="text" spellcheck="false" autocomplete="off" data-testid="cfg-key-gap" data-key={key.clone()}
+                               value={text.clone()} placeholder="default" {oninput} />
+                    </div>
+                }
+            }) }
+            { error }
+        </div>
     }
 }
 

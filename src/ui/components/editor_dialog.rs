@@ -68,6 +68,8 @@ fn EditorForm(p: &EditorFormProps) -> Html {
                 } else {
                     <label>{ "watermark (ms)" }<input ref={first.clone()} data-testid="edit-ts" inputmode="numeric" value={ed.ts.clone()} oninput={field(EditorField::Ts)} /></label>
                 }
+                <label>{ "source partition" }<input data-testid="edit-partition" inputmode="numeric" value={ed.partition.clone()} oninput={field(EditorField::Partition)} /></label>
+                <label>{ "arrival (processing time, ms; empty: 100 ms after the item before)" }<input data-testid="edit-arrival" inputmode="numeric" value={ed.arrival.clone()} oninput={field(EditorField::Arrival)} /></label>
                 if let Some(err) = &ed.error {
                     <p class="field-error" role="alert" data-testid="edit-error">{ err.clone() }</p>
                 }

@@ -45,6 +45,9 @@ pub fn Narration(props: &StateProps) -> Html {
                     <span class="narration-step">{ if step == 0 { "Start".to_string() } else { format!("Step {}/{}", step, s.doc.steps()) } }</span>
                     { n.headline.clone() }
                 </p>
+                if let Some(source) = s.fold.source.narration(&s.doc.shown_scenario) {
+                    <p class="narration-source" data-testid="narration-source">{ source }</p>
+                }
                 if !n.details.is_empty() || !course_notes.is_empty() {
                     <ul class="narration-details" data-testid="narration-details">
                         { for n.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }

@@ -127,7 +127,9 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                 let key = p.run.key_name(rec.key).to_string();
                 fires.push(html! {
                     <li class={classes!("output-row", "process-row", fresh(i).then_some("fresh"))} key={i.to_string()}
-                        data-testid="process-row" data-key={key.clone()} data-kind={rec.kind}>
+                        data-testid="process-row" data-key={key.clone()} data-kind={rec.kind} data-ts={rec.ts.to_string()}
+                        data-id={rec.id.map(|id| id.to_string())} data-wm={rec.watermark.to_string()}
+                        data-errors={rec.errors.map(|n| n.to_string())} data-requests={rec.requests.map(|n| n.to_string())}>
                         { format!("{key}: {} at {}", rec.kind, format_millis(rec.ts)) }
                     </li>
                 });

@@ -75,6 +75,7 @@ pub fn WhyLayer(props: &WhyLayerProps) -> Html {
         WhyTarget::Element(_) => "element",
         WhyTarget::Window { .. } => "window",
         WhyTarget::Timer { .. } => "timer",
+        WhyTarget::Partition(_) => "partition",
     };
     html! {
         <div class="why-popover" role="dialog" aria-label="Why?" data-testid="why-popover" data-kind={kind}

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::engine::scenario::{InputItem, WatermarkSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
+use crate::engine::trace::TimeDomain;
 use crate::engine::view::{ElementOutcome, TimerStatus, WindowState};
 use crate::engine::{Millis, Run, Scenario, Window};
 use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
@@ -33,6 +34,9 @@ pub struct SceneInput<'a> {
     pub viewport: Viewport,
     pub scale: f64,
     pub two_d: bool,
+    /// Processing time along the axis: elements at their arrivals, the watermark line at the
+    /// playhead's processing time (`ViewState::on_processing_axis`).
+    pub processing_axis: bool,
     pub drag: Option<Drag>,
     pub selection: Option<ObjectId>,
     pub animate: bool,
@@ -77,6 +81,13 @@ fn round1(v: f64) -> f64 {
 }
 
 impl<'a> SceneInput<'a> {
+    /// Where input item `input` (an element at `ts`) is drawn: its timestamp, or on the
+    /// processing-time axis its arrival.
+    fn item_x(&self, input: usize, ts: Millis) -> f64 {
+        let t = if self.processing_axis { self.layout.arrivals.get(input).copied().unwrap_or(ts) } else { ts };
+        x_of(&self.viewport, t)
+    }
+
     /// The canvas object a selection is focused on (a watermark item: the handle).
     fn focus_of(&self, id: ObjectId) -> ObjectId {
         match id {
@@ -135,9 +146,27 @@ impl<'a> SceneInput<'a> {
                 .zip(&names.lanes)
                 .map(|(l, key)| LaneItem { key: key.clone(), y: l.y, height: l.height })
                 .collect(),
+            partitions: Rc::from(super::source::partition_items(
+                &self.fold.source,
+                self.layout,
+                &vp,
+                entry,
+                self.two_d || self.processing_axis,
+            )),
             side: self.side_lane(entry),
-            windows: if self.two_d { Vec::new() } else { self.windows(entry, &names) },
+            // On the processing-time axis only processing-time windows have a place.
+            windows: if self.two_d || (self.processing_axis && self.scenario.assigner.is_event_time()) {
+                Vec::new()
+            } else {
+                self.windows(entry, &names)
+            },
             timers: if self.two_d { Rc::from([]) } else { self.timers(entry, &names) },
+            expiries: if self.two_d || self.shown.process_function.is_none() {
+                Rc::from([])
+            } else {
+                let step = self.fold.view.step;
+                Rc::from(super::process::expiries(self.run, self.layout, &vp, step, self.processing_axis))
+            },
             marbles,
             flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
             watermark: self.watermark(height, entry),
@@ -174,7 +203,11 @@ impl<'a> SceneInput<'a> {
                 }
             })
             .collect();
-        Axis { ticks, processing_note: !self.scenario.assigner.is_event_time() }
+        Axis {
+            ticks,
+            processing_note: !self.scenario.assigner.is_event_time() && !self.processing_axis,
+            processing_axis: self.processing_axis,
+        }
     }
 
     fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
@@ -203,7 +236,7 @@ impl<'a> SceneInput<'a> {
                     elem: i,
                     elem_id: el.id,
                     ts: el.ts,
-                    x: round1(x_of(&self.viewport, el.ts)),
+                    x: round1(self.item_x(input, el.ts)),
                     y: y + 26.0,
                     drop_in,
                     tab: self.tab(id, entry),
@@ -299,7 +332,12 @@ impl<'a> SceneInput<'a> {
         // One glyph per (key, time): the timer service deduplicates (key, window, time) anyway.
         let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
         let mut out = Vec::new();
-        for t in &self.fold.view.timers {
+        let function = self.shown.process_function.is_some();
+        let ignored =
+            if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Default::default() };
+        // Each axis shows the timers of its own clock.
+        let domain = if self.processing_axis { TimeDomain::ProcessingTime } else { TimeDomain::EventTime };
+        for t in self.fold.view.timers.iter().filter(|t| t.domain == domain) {
             if seen.insert((t.key, t.time), ()).is_some() {
                 continue;
             }
@@ -335,6 +373,8 @@ impl<'a> SceneInput<'a> {
                 y: lane.timer_y(),
                 born,
                 flash: self.delay(flash),
+                function,
+                ignored: t.status == TimerStatus::Fired && ignored.contains(&(t.key, t.time)),
                 tab: self.tab(id, entry),
             });
         }
@@ -342,7 +382,6 @@ impl<'a> SceneInput<'a> {
     }
 
     fn marble_groups(&self, entry: Option<ObjectId>, names: &Names) -> Vec<MarbleGroup> {
-        let vp = &self.viewport;
         let view = &self.fold.view;
         let layout = self.layout;
         // (input index, lane, x) of every element, then a level per element: in x order per lane,
@@ -355,7 +394,7 @@ impl<'a> SceneInput<'a> {
             .filter_map(|(i, item)| {
                 let InputItem::Element(e) = item else { return None };
                 let ordinal = layout.elem_of_input.get(i).copied().flatten()? as usize;
-                Some((i, *layout.lane_of_elem.get(ordinal)?, x_of(vp, e.ts)))
+                Some((i, *layout.lane_of_elem.get(ordinal)?, self.item_x(i, e.ts)))
             })
             .collect();
         let mut order: Vec<usize> = (0..placed.len()).collect();
@@ -419,7 +458,8 @@ impl<'a> SceneInput<'a> {
             let Effect::Added { elem, key, window } = e else { return None };
             let el = self.run.elements.get(*elem as usize)?;
             let lane = self.layout.lane_of_key(*key)?;
-            let (x0, y0) = (x_of(vp, el.ts), lane.marble_y());
+            let input = self.layout.input_of_elem.get(*elem as usize).copied().unwrap_or(0);
+            let (x0, y0) = (self.item_x(input, el.ts), lane.marble_y());
             let row = self.layout.row_of(*key, window);
             let x1 = match window {
                 Window::Global => x0,
@@ -435,18 +475,26 @@ impl<'a> SceneInput<'a> {
         let vp = &self.viewport;
         let view = &self.fold.view;
         let wm = view.watermark;
-        let label = match wm {
+        let mut label = match wm {
             LONG_MIN => "watermark: Long.MIN (none yet)".to_string(),
             LONG_MAX => "watermark: Long.MAX (end of input)".to_string(),
             w => format!("watermark {}", format_millis(w)),
         };
-        let x = watermark_x(vp, wm);
+        let mut x = watermark_x(vp, wm);
+        // The processing-time axis: the line is the processing time at the playhead; the
+        // watermark (event time) is only named.
+        if self.processing_axis {
+            let now = self.fold.source.now;
+            label = format!("now {} · {label}", format_millis(now));
+            x = watermark_x(vp, now);
+        }
         let label_w = label.chars().count() as f64 * 7.5 + 16.0;
         // Keep the label on screen: to the left of the line near the right edge.
         let label_x = if x + label_w > vp.width_px { x - label_w } else { x };
         let top = dims::AXIS_HEIGHT - 38.0;
         // Bounded out-of-orderness: the bound is the gap between the largest timestamp and the line.
         let bound = match (self.scenario.watermarks, view.max_timestamp) {
+            _ if self.processing_axis => None,
             (WatermarkSpec::BoundedOutOfOrderness { bound }, Some(max_ts)) if wm != LONG_MAX && wm != LONG_MIN => {
                 Some(BoundItem { bound, max_ts_x: x_of(vp, max_ts), x })
             }
@@ -464,6 +512,7 @@ impl<'a> SceneInput<'a> {
                 .filter(|i| self.scenario.input.get(*i).and_then(InputItem::watermark).is_some())
                 .or(self.fold.wm_item),
         };
+        let item = item.filter(|_| !self.processing_axis);
         let ghost = item.and_then(|i| match self.scenario.input.get(i).and_then(InputItem::watermark) {
             Some(v) if v != wm && v != LONG_MAX && v != LONG_MIN => {
                 let gx = x_of(vp, v);
@@ -479,6 +528,7 @@ impl<'a> SceneInput<'a> {
             _ => None,
         });
         let help = match self.scenario.watermarks {
+            _ if self.processing_axis => "Processing time at the playhead (the arrivals); the watermark is event time",
             WatermarkSpec::Explicit => "Drag to move the selected watermark item (or the one that set this watermark)",
             WatermarkSpec::BoundedOutOfOrderness { .. } | WatermarkSpec::Monotonous => {
                 "Derived: largest timestamp − bound − 1. Drag to change the bound"
@@ -504,9 +554,12 @@ impl<'a> SceneInput<'a> {
         let Some(Drag::Element { index, .. }) = self.drag else { return None };
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
         let vp = &self.viewport;
-        let x = x_of(vp, e.ts);
+        let x = self.item_x(index, e.ts);
         let snapped = snap(e.ts, self.snap_unit);
-        let text = if snapped == e.ts {
+        let text = if self.processing_axis {
+            let at = self.layout.arrivals.get(index).copied().unwrap_or(0);
+            format!("arrival {} → drops at {}", format_millis(at), format_millis(snap(at, self.snap_unit)))
+        } else if snapped == e.ts {
             format!("ts {}", format_millis(e.ts))
         } else {
             format!("ts {} → drops at {}", format_millis(e.ts), format_millis(snapped))
@@ -610,19 +663,25 @@ impl Scene {
             out.extend(t.dots.iter().map(|m| Focusable { id: m.id, lane: 0, x: m.x }));
             return out;
         }
-        let lane_of_y = |y: f64| self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).unwrap_or(0);
+        // ↑/↓ order: the partitions' tracks (above), the key lanes, the side output.
+        let tracks = self.partitions.iter().filter(|p| p.drawn).count();
+        let lane_of_y = |y: f64| tracks + self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).unwrap_or(0);
+        for (i, p) in self.partitions.iter().filter(|p| p.drawn).enumerate() {
+            out.push(Focusable { id: p.id, lane: i, x: p.x });
+        }
         for g in &self.marbles {
             out.extend(g.items.iter().map(|m| Focusable { id: m.id, lane: lane_of_y(m.y), x: m.x }));
         }
         for g in &self.windows {
-            out.extend(g.items.iter().filter(|w| !w.merged).map(|w| Focusable { id: w.id, lane: g.lane, x: w.x0 }));
+            let lane = tracks + g.lane;
+            out.extend(g.items.iter().filter(|w| !w.merged).map(|w| Focusable { id: w.id, lane, x: w.x0 }));
         }
         out.extend(self.timers.iter().map(|t| Focusable { id: t.id, lane: lane_of_y(t.y), x: t.x }));
-        let side = self.lanes.len();
+        let side = tracks + self.lanes.len();
         for (_, g) in &self.side.groups {
             out.extend(g.iter().map(|m| Focusable { id: m.id, lane: side, x: m.x }));
         }
-        for lane in 0..self.lanes.len().max(1) {
+        for lane in 0..(tracks + self.lanes.len()).max(1) {
             out.push(Focusable { id: ObjectId::Watermark, lane, x: self.watermark.x });
         }
         out

@@ -11,6 +11,8 @@ use crate::engine::trace::ElemIdx;
 use crate::engine::view::{StepView, at_step};
 use crate::engine::{KeyId, Millis, Output, Run, Scenario, TimeWindow, TraceKind, Window};
 
+use crate::teach::source::SourceView;
+
 /// One thing that happened in the step just taken, in trace order (drives the animations).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
@@ -72,6 +74,8 @@ pub struct StepFold {
     pub wm_item: Option<usize>,
     /// The watermark the input produced (before the end of input's `Long.MAX`).
     pub input_watermark: Millis,
+    /// The source's partitions at the playhead.
+    pub source: SourceView,
 }
 
 impl StepFold {
@@ -139,7 +143,8 @@ impl StepFold {
         } else {
             run.watermark_after_step.get(input_steps - 1).copied().unwrap_or(LONG_MIN)
         };
-        StepFold { view, last_fire, effects, wm_item, input_watermark }
+        let source = SourceView::new(scenario, run, step);
+        StepFold { view, last_fire, effects, wm_item, input_watermark, source }
     }
 
     /// Position of the first effect matching `f` in the step's order (for animation delays).

@@ -59,6 +59,11 @@ impl Scene {
             if let Some(w) = hit {
                 return Hit::Object(w.id);
             }
+            if let Some(p) =
+                self.partitions.iter().find(|p| p.drawn && y >= p.y && y < p.y + super::layout::dims::TRACK)
+            {
+                return Hit::Object(p.id);
+            }
         }
         Hit::Background { lane_key: self.lane_key_at(y) }
     }
@@ -79,6 +84,7 @@ pub fn focus_key(id: &ObjectId) -> String {
         ObjectId::Window { key, window: Window::Global } => format!("w:{key}:global"),
         ObjectId::Window { key, window: Window::Time(tw) } => format!("w:{key}:{}:{}", tw.start, tw.end),
         ObjectId::Timer { key, time } => format!("t:{key}:{time}"),
+        ObjectId::Partition(p) => format!("p:{p}"),
     }
 }
 
@@ -101,6 +107,7 @@ pub fn parse_focus_key(s: &str) -> Option<ObjectId> {
             window: Window::Time(TimeWindow::new(start.parse().ok()?, end.parse().ok()?)),
         },
         ("t", [time]) => ObjectId::Timer { key: a.parse().ok()?, time: time.parse().ok()? },
+        ("p", []) => ObjectId::Partition(a.parse().ok()?),
         _ => return None,
     })
 }

@@ -6,7 +6,7 @@
 use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
 use crate::engine::view::ElementOutcome;
 
-use super::{MarbleItem, SideMarbleItem, TimerItem, WatermarkItem, WindowItem};
+use super::{MarbleItem, PartitionItem, SideMarbleItem, TimerItem, WatermarkItem, WindowItem};
 
 pub fn outcome_class(o: Option<ElementOutcome>) -> &'static str {
     match o {
@@ -73,14 +73,43 @@ pub fn window(w: &WindowItem) -> String {
     )
 }
 
-/// "Trigger timer at 10:00:59.999, key A: registered".
+/// "Trigger timer at 10:00:59.999, key A: registered"; a process function's: "Timer of the
+/// process function at 300000, key r1: fired, ignored (stale: …)".
 pub fn timer(t: &TimerItem) -> String {
+    if t.function {
+        let status = match (t.status, t.ignored) {
+            (crate::engine::view::TimerStatus::Deleted, _) => "deleted (the request completed first)",
+            (_, true) => "fired, ignored: stale (its timestamp is not the open request's deadline)",
+            (s, false) => s.label(),
+        };
+        return format!("Timer of the process function at {}, key {}: {status}", time(t.time), t.key_name);
+    }
     let kind = match t.kind {
         "both" => "Trigger and cleanup timer",
         "trigger" => "Trigger timer",
         _ => "Cleanup timer",
     };
     format!("{kind} at {}, key {}: {}", time(t.time), t.key_name, t.status.label())
+}
+
+/// "Source partition 1, watermark 1999: idle since 1400", or "…: holds the watermark back".
+pub fn partition(p: &PartitionItem) -> String {
+    let state = match (p.idle, p.holds) {
+        (true, _) => p.state_text.clone(),
+        (false, true) => "holds the combined watermark back (the smallest of the partitions not idle)".to_string(),
+        (false, false) => "active, ahead of the combined watermark".to_string(),
+    };
+    format!("Source partition {}, its own watermark {}: {state}", p.partition, time(p.wm))
+}
+
+/// "Key r1: the open request's state expired by its TTL at processing time 600000".
+pub fn expiry(e: &super::ExpiryItem) -> String {
+    format!(
+        "Key {}: the open request's state expired by its state TTL at processing time {}, read at event time {}",
+        e.key_name,
+        time(e.at),
+        time(e.ts)
+    )
 }
 
 /// "Watermark 10:01:00.999, bound 5 s: derived: largest timestamp − bound − 1. Drag …".

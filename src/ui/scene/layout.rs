@@ -17,6 +17,8 @@ pub mod dims {
     pub const WINDOW_ROW: f64 = 26.0;
     pub const MARBLE_ROW: f64 = 40.0;
     pub const SIDE_LANE: f64 = 44.0;
+    /// A source partition's track (its own watermark), above the key lanes.
+    pub const TRACK: f64 = 22.0;
     pub const MARBLE_R: f64 = 9.0;
     /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
     pub const MAX_ROWS: u16 = 12;
@@ -57,10 +59,19 @@ pub struct RunLayout {
     pub lane_of_elem: Vec<usize>,
     /// Row of each window a lane ever shows.
     pub rows: BTreeMap<(KeyId, Window), u16>,
+    /// The y of each source partition's track (none when the source is one partition emitting
+    /// per event: its watermark is the operator's).
+    pub tracks: Vec<f64>,
     pub side_lane_y: f64,
     pub height: f64,
     /// Earliest and latest time worth showing (elements, watermark items, windows).
     pub time_range: Option<(Millis, Millis)>,
+    /// The same on the processing-time axis: the arrivals (and processing-time windows).
+    pub processing_range: Option<(Millis, Millis)>,
+    /// The windows are processing-time windows: their bounds are arrivals.
+    pub processing_windows: bool,
+    /// Each input item's arrival (processing time).
+    pub arrivals: Vec<Millis>,
 }
 
 fn is_drawable(t: Millis) -> bool {
@@ -167,6 +178,14 @@ impl RunLayout {
         }
         let mut lanes = Vec::with_capacity(keys.len());
         let mut y = dims::AXIS_HEIGHT;
+        let mut tracks = Vec::new();
+        if crate::teach::source::SourceView::shows_tracks(scenario) {
+            for _ in 0..scenario.partition_count() {
+                tracks.push(y);
+                y += dims::TRACK;
+            }
+            y += dims::LANE_GAP;
+        }
         for (key, rows) in keys.into_iter().zip(rows_of_lane) {
             let height = dims::TIMER_ROW + 4.0 + f64::from(rows) * dims::WINDOW_ROW + dims::MARBLE_ROW + 4.0;
             lanes.push(Lane { key, y, height, rows });
@@ -175,6 +194,20 @@ impl RunLayout {
         let side_lane_y = y;
         let height = y + dims::SIDE_LANE + 8.0;
         let time_range = (lo <= hi).then_some((lo, hi));
+        let arrivals = scenario.arrivals();
+        let processing_windows = !scenario.assigner.is_event_time();
+        let mut processing_range = arrivals.iter().min().copied().zip(arrivals.iter().max().copied());
+        if processing_windows {
+            // Processing-time windows' bounds are processing times: they belong on that axis.
+            for ev in &run.trace {
+                if let TraceKind::WindowCreated { window: Window::Time(tw), .. } = &ev.kind
+                    && let Some((plo, phi)) = processing_range
+                    && tw.end > tw.start
+                {
+                    processing_range = Some((plo.min(tw.start), phi.max(tw.end)));
+                }
+            }
+        }
         RunLayout {
             lanes,
             lane_of_run_key,
@@ -182,9 +215,13 @@ impl RunLayout {
             input_of_elem,
             lane_of_elem,
             rows,
+            tracks,
             side_lane_y,
             height,
             time_range,
+            processing_range,
+            processing_windows,
+            arrivals,
         }
     }
 

@@ -20,6 +20,8 @@ mod hit;
 pub mod label;
 pub mod layout;
 pub mod nav;
+pub mod process;
+pub mod source;
 
 use std::rc::Rc;
 
@@ -82,8 +84,11 @@ pub struct Tick {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Axis {
     pub ticks: Vec<Tick>,
-    /// Processing-time windows: the bands use processing time, the marbles event time.
+    /// Processing-time windows on the event-time axis (only when asked): the bands use
+    /// processing time, the marbles event time.
     pub processing_note: bool,
+    /// The axis is processing time (the arrivals): drawn by Flink's rules, not a recorded run.
+    pub processing_axis: bool,
 }
 
 /// A key lane's background.
@@ -141,7 +146,23 @@ pub struct TimerItem {
     pub y: f64,
     pub born: bool,
     pub flash: Option<Rc<str>>,
+    /// A keyed process function's timer (not a window's trigger or cleanup timer).
+    pub function: bool,
+    /// Fired, but the function ignored it: a stale timer (the RequestAssembler's request was
+    /// restarted, so `timestamp != started + timeout`).
+    pub ignored: bool,
     pub tab: TabStop,
+}
+
+/// A keyed process function's state expired by its TTL (processing time `at`), drawn on the
+/// key's timer row at the event time `ts` of what read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpiryItem {
+    pub key_name: Rc<str>,
+    pub at: Millis,
+    pub ts: Millis,
+    pub x: f64,
+    pub y: f64,
 }
 
 /// An element's marble in its lane (or a dot of the 2-D view).
@@ -247,6 +268,28 @@ pub struct WatermarkItem {
     pub tab: TabStop,
 }
 
+/// A source partition: its track with its own watermark line (the last watermark it emitted),
+/// marked idle while idle; the one at the smallest watermark among the partitions not idle holds
+/// the combined watermark back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionItem {
+    pub id: ObjectId,
+    pub partition: u32,
+    pub wm: Millis,
+    pub idle: bool,
+    /// It holds the combined watermark back (the smallest watermark of the partitions not idle).
+    pub holds: bool,
+    /// Drawn as a track; otherwise only its test-contract node (one partition emitting per
+    /// event: its watermark is the operator's line).
+    pub drawn: bool,
+    pub x: f64,
+    pub y: f64,
+    /// What the track says: `partition 1 · wm 1999`, then `idle` or `holds the watermark`.
+    pub text: String,
+    pub state_text: String,
+    pub tab: TabStop,
+}
+
 /// While an element is dragged: its exact timestamp, and where it will snap.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DragLabel {
@@ -290,9 +333,13 @@ pub struct Scene {
     pub scale: f64,
     pub axis: Axis,
     pub lanes: Vec<LaneItem>,
+    /// The source partitions' tracks, above the key lanes.
+    pub partitions: Rc<[PartitionItem]>,
     pub side: SideLane,
     pub windows: Vec<WindowGroup>,
     pub timers: Rc<[TimerItem]>,
+    /// State TTL expiries of a keyed process function.
+    pub expiries: Rc<[ExpiryItem]>,
     pub marbles: Vec<MarbleGroup>,
     pub flights: Rc<[Flight]>,
     pub watermark: WatermarkItem,

@@ -17,7 +17,7 @@ fn rank(id: &ObjectId) -> u8 {
     match id {
         ObjectId::Window { .. } => 0,
         ObjectId::Element(_) | ObjectId::Late(_) | ObjectId::WatermarkItem(_) => 1,
-        ObjectId::Timer { .. } => 2,
+        ObjectId::Timer { .. } | ObjectId::Partition(_) => 2,
         ObjectId::Watermark => 3,
     }
 }

@@ -12,6 +12,9 @@ pub struct Editor {
     pub key: String,
     pub value: String,
     pub ts: String,
+    pub partition: String,
+    /// Empty: no explicit arrival (100 ms after the item before).
+    pub arrival: String,
     pub error: Option<String>,
 }
 
@@ -25,6 +28,8 @@ impl Editor {
                 key: e.key.clone(),
                 value: e.value.to_string(),
                 ts: e.ts.to_string(),
+                partition: e.partition.to_string(),
+                arrival: e.arrival.map(|a| a.to_string()).unwrap_or_default(),
                 error: None,
             },
             InputItem::Watermark(_) | InputItem::SourceWatermark(_) => Editor {
@@ -33,6 +38,14 @@ impl Editor {
                 key: String::new(),
                 value: String::new(),
                 ts: item.watermark().unwrap_or(0).to_string(),
+                partition: match item {
+                    InputItem::SourceWatermark(m) => m.partition.to_string(),
+                    _ => "0".into(),
+                },
+                arrival: match item {
+                    InputItem::SourceWatermark(m) => m.arrival.map(|a| a.to_string()).unwrap_or_default(),
+                    _ => String::new(),
+                },
                 error: None,
             },
         }
@@ -44,6 +57,8 @@ impl Editor {
             EditorField::Key => self.key = text,
             EditorField::Value => self.value = text,
             EditorField::Ts => self.ts = text,
+            EditorField::Partition => self.partition = text,
+            EditorField::Arrival => self.arrival = text,
         }
         self.error = None;
     }

@@ -16,12 +16,15 @@
 use std::collections::BTreeMap;
 
 use crate::engine::operator::validate;
+use crate::engine::scenario::limits::MAX_PARTITIONS;
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, TriggerSpec, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, SourceSpec, TriggerSpec, WatermarkSpec, WindowFunctionSpec,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN};
 use crate::engine::{Millis, Scenario};
-use crate::ui::action::{AssignerChoice, ConfigEdit, EvictorChoice, Field, TriggerChoice, WatermarkChoice};
+use crate::ui::action::{
+    AssignerChoice, ConfigEdit, EmissionChoice, EvictorChoice, Field, TriggerChoice, WatermarkChoice,
+};
 
 /// The panel's content: choices and the text of every field.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,10 +48,18 @@ pub struct ConfigView {
     pub evictor_size: String,
     pub evict_after: bool,
     pub function: WindowFunctionSpec,
+    /// The source: partitions, emission, `autoWatermarkInterval`, `withIdleness` (empty: none).
+    pub partitions: String,
+    pub emission: EmissionChoice,
+    pub interval: String,
+    pub idleness: String,
+    /// A dynamic session's gap per key, as typed (empty: the default gap): the input's keys in
+    /// order of appearance, then keys only the assigner names.
+    pub key_gaps: Vec<(String, String)>,
 }
 
 /// The text fields, in panel order.
-static TEXT_FIELDS: [Field; 10] = [
+static TEXT_FIELDS: [Field; 13] = [
     Field::Size,
     Field::Slide,
     Field::Gap,
@@ -59,6 +70,9 @@ static TEXT_FIELDS: [Field; 10] = [
     Field::TriggerInterval,
     Field::EvictorN,
     Field::EvictorSize,
+    Field::Partitions,
+    Field::Interval,
+    Field::Idleness,
 ];
 
 fn num(v: Millis) -> String {
@@ -91,7 +105,19 @@ impl ConfigView {
             evictor_size: "10000".into(),
             evict_after: false,
             function: s.function,
+            partitions: s.partition_count().to_string(),
+            emission: if s.source.periodic { EmissionChoice::Periodic } else { EmissionChoice::PerEvent },
+            interval: num(s.source.interval),
+            idleness: s.source.idleness.map(num).unwrap_or_default(),
+            key_gaps: Vec::new(),
         };
+        if let AssignerSpec::DynamicSession { gaps, .. } = &s.assigner {
+            for key in s.elements().map(|e| e.key.as_str()).chain(gaps.keys().map(String::as_str)) {
+                if !d.key_gaps.iter().any(|(k, _)| k == key) {
+                    d.key_gaps.push((key.to_string(), gaps.get(key).copied().map(num).unwrap_or_default()));
+                }
+            }
+        }
         let (assigner, size, slide, gap, offset) = match &s.assigner {
             AssignerSpec::Tumbling { size, offset } => (AssignerChoice::Tumbling, Some(size), None, None, Some(offset)),
             AssignerSpec::Sliding { size, slide, offset } => {
@@ -164,6 +190,9 @@ impl ConfigView {
             Field::TriggerInterval => &mut self.trigger_interval,
             Field::EvictorN => &mut self.evictor_n,
             Field::EvictorSize => &mut self.evictor_size,
+            Field::Partitions => &mut self.partitions,
+            Field::Interval => &mut self.interval,
+            Field::Idleness => &mut self.idleness,
             _ => return None,
         })
     }
@@ -181,6 +210,9 @@ impl ConfigView {
             Field::TriggerInterval => &self.trigger_interval,
             Field::EvictorN => &self.evictor_n,
             Field::EvictorSize => &self.evictor_size,
+            Field::Partitions => &self.partitions,
+            Field::Interval => &self.interval,
+            Field::Idleness => &self.idleness,
             _ => "",
         }
     }
@@ -202,6 +234,14 @@ impl ConfigView {
             ConfigEdit::Evictor(e) => self.evictor = *e,
             ConfigEdit::EvictAfter(b) => self.evict_after = *b,
             ConfigEdit::Function(f) => self.function = *f,
+            ConfigEdit::Emission(e) => self.emission = *e,
+            ConfigEdit::KeyGap(key, text) => {
+                let text: String = text.chars().take(40).collect();
+                match self.key_gaps.iter_mut().find(|(k, _)| k == key) {
+                    Some((_, t)) => *t = text,
+                    None => self.key_gaps.push((key.clone(), text)),
+                }
+            }
         }
     }
 
@@ -216,6 +256,8 @@ impl ConfigView {
         shown: &BTreeMap<Field, String>,
     ) -> Result<Scenario, BTreeMap<Field, String>> {
         let mut errors = BTreeMap::new();
+        let mut gap_errors = BTreeMap::new();
+        let key_gaps = self.gaps(&mut gap_errors);
         let mut get = |f: Field| -> Millis {
             parse_millis(self.text(f)).unwrap_or_else(|e| {
                 errors.insert(f, e);
@@ -229,11 +271,8 @@ impl ConfigView {
             }
             AssignerChoice::Session => AssignerSpec::Session { gap: get(Field::Gap) },
             AssignerChoice::DynamicSession => {
-                let gaps = match &base.assigner {
-                    AssignerSpec::DynamicSession { gaps, .. } => gaps.clone(),
-                    _ => BTreeMap::new(),
-                };
-                AssignerSpec::DynamicSession { default_gap: get(Field::Gap), gaps }
+                let default_gap = get(Field::Gap);
+                AssignerSpec::DynamicSession { default_gap, gaps: key_gaps }
             }
             AssignerChoice::Global => AssignerSpec::Global,
             AssignerChoice::GlobalEos => AssignerSpec::GlobalEos,
@@ -265,10 +304,15 @@ impl ConfigView {
             EvictorChoice::Count => Some(EvictorKind::Count { n: get(Field::EvictorN) }),
             EvictorChoice::Time => Some(EvictorKind::Time { size: get(Field::EvictorSize) }),
         };
+        if self.assigner == AssignerChoice::DynamicSession {
+            errors.extend(gap_errors);
+        }
+        let source = self.source(base, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
         let candidate = Scenario {
+            source,
             assigner,
             allowed_lateness,
             // `PurgingTrigger.of(default)` is not expressible in the format; purging needs a
@@ -299,6 +343,78 @@ impl ConfigView {
                 Err(errors)
             }
         }
+    }
+}
+
+impl ConfigView {
+    /// The dynamic session's gaps per key; a key's gap must be a positive duration
+    /// (`DynamicEventTimeSessionWindows` refuses `gap <= 0` when an element of that key comes).
+    fn gaps(&self, errors: &mut BTreeMap<Field, String>) -> BTreeMap<String, Millis> {
+        let mut gaps = BTreeMap::new();
+        for (key, text) in &self.key_gaps {
+            if text.trim().is_empty() {
+                continue;
+            }
+            match parse_millis(text) {
+                Ok(ms) if ms > 0 => {
+                    gaps.insert(key.clone(), ms);
+                }
+                Ok(ms) => {
+                    errors.entry(Field::KeyGaps).or_insert_with(|| {
+                        format!("key {key}: {ms} is not a gap: Flink requires 0 < gap (Dynamic session time gap must satisfy 0 < gap)")
+                    });
+                }
+                Err(e) => {
+                    errors.entry(Field::KeyGaps).or_insert_with(|| format!("key {key}: {e}"));
+                }
+            }
+        }
+        gaps
+    }
+
+    /// The source the panel describes, with the loader's rules (`parse_source`) as typed errors.
+    /// The partition count stays undeclared when it is what the input already implies.
+    fn source(&self, base: &Scenario, errors: &mut BTreeMap<Field, String>) -> SourceSpec {
+        let mut source = base.source;
+        match self.partitions.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_PARTITIONS).contains(&n) => {
+                if base.source.partitions.is_some() || n != base.partition_count() {
+                    source.partitions = Some(n);
+                }
+            }
+            _ => {
+                errors.insert(
+                    Field::Partitions,
+                    format!("must be a whole number of partitions from 1 to {MAX_PARTITIONS}"),
+                );
+            }
+        }
+        source.periodic = self.emission == EmissionChoice::Periodic;
+        match parse_millis(&self.interval) {
+            Ok(ms) if ms > 0 => source.interval = ms,
+            Ok(ms) => {
+                errors.insert(Field::Interval, format!("autoWatermarkInterval must be greater than 0, not {ms}"));
+            }
+            Err(e) => {
+                errors.insert(Field::Interval, e);
+            }
+        }
+        source.idleness = if self.idleness.trim().is_empty() {
+            None
+        } else {
+            match parse_millis(&self.idleness) {
+                Ok(ms) if ms > 0 => Some(ms),
+                Ok(ms) => {
+                    errors.insert(Field::Idleness, format!("must be greater than 0, not {ms}"));
+                    None
+                }
+                Err(e) => {
+                    errors.insert(Field::Idleness, e);
+                    None
+                }
+            }
+        };
+        source
     }
 }
 
@@ -334,6 +450,9 @@ fn field_of_path(path: &str) -> Option<Field> {
         "trigger.interval" => Field::TriggerInterval,
         "evictor.n" => Field::EvictorN,
         "evictor.size" => Field::EvictorSize,
+        "partitions" => Field::Partitions,
+        "watermarks.interval" => Field::Interval,
+        "watermarks.idleness" => Field::Idleness,
         _ => return None,
     })
 }
@@ -348,7 +467,12 @@ pub fn refusal(c: &Scenario) -> Option<Refusal> {
         return Some(Refusal { fields: &[Field::Bound], message: "maxOutOfOrderness cannot be negative".into() });
     }
     if let Err(e) = c.check_limits() {
-        let field = field_of_path(&e.path).unwrap_or(Field::Assigner);
+        // "input element 3: reads partition 2 but the scenario declares 2 partitions".
+        let field = if e.path.starts_with("input element") {
+            Field::Partitions
+        } else {
+            field_of_path(&e.path).unwrap_or(Field::Assigner)
+        };
         let fields = TEXT_FIELDS.iter().find(|f| **f == field).map_or(&[Field::Assigner][..], std::slice::from_ref);
         return Some(Refusal { fields, message: e.message });
     }

@@ -53,7 +53,15 @@ impl AppState {
             DragStart::Element(index) => {
                 let Some(ts) = self.doc.element(index).map(|e| e.ts) else { return };
                 self.select_and_focus(ObjectId::Element(index));
-                Some(Drag::Element { index, grab_offset_millis: ts as f64 - millis })
+                let arrival = self.view.on_processing_axis(&self.doc.layout);
+                let from = if arrival { self.doc.layout.arrivals.get(index).copied().unwrap_or(0) } else { ts };
+                Some(Drag::Element { index, grab_offset_millis: from as f64 - millis, arrival })
+            }
+            DragStart::Watermark if self.view.on_processing_axis(&self.doc.layout) => {
+                self.chrome
+                    .banners
+                    .push("The watermark is event time: switch the axis back to event time to drag it.".into());
+                return;
             }
             DragStart::Watermark => {
                 let target = match self.doc.scenario.watermarks {
@@ -107,7 +115,17 @@ impl AppState {
 
     fn drag_move(&mut self, px: f64, millis: f64) {
         match self.drag {
-            Some(Drag::Element { index, grab_offset_millis }) => {
+            Some(Drag::Element { index, grab_offset_millis, arrival: true }) => {
+                let at = saturate(millis + grab_offset_millis).max(0);
+                if let Some(e) = self.doc.element_mut(index)
+                    && e.arrival != Some(at)
+                {
+                    e.arrival = Some(at);
+                    let request = self.doc.touch();
+                    self.request(request);
+                }
+            }
+            Some(Drag::Element { index, grab_offset_millis, arrival: false }) => {
                 let ts = saturate(millis + grab_offset_millis);
                 if let Some(e) = self.doc.element_mut(index)
                     && e.ts != ts
@@ -153,9 +171,13 @@ impl AppState {
         let Some(drag) = self.drag.take() else { return };
         let mut c = self.doc.candidate();
         match drag {
-            Drag::Element { index, .. } => {
+            Drag::Element { index, arrival, .. } => {
                 if let Some(InputItem::Element(e)) = c.input.get_mut(index) {
-                    e.ts = snap(e.ts, unit);
+                    if arrival {
+                        e.arrival = e.arrival.map(|a| snap(a, unit).max(0));
+                    } else {
+                        e.ts = snap(e.ts, unit);
+                    }
                 }
             }
             Drag::Watermark { target: WatermarkTarget::Item(index) } => {

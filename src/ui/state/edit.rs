@@ -4,7 +4,7 @@
 //! panel's candidates are refused when their job newly fails).
 
 use crate::engine::Scenario;
-use crate::engine::scenario::{Element, InputItem, WatermarkSpec, limits};
+use crate::engine::scenario::{Element, InputItem, Marker, WatermarkSpec, limits};
 use crate::ui::action::{ConfigEdit, EditAction, EditorAction, Menu, MenuTarget, ObjectId};
 use crate::ui::geometry::{saturate, snap};
 
@@ -125,7 +125,7 @@ impl AppState {
                 WatermarkSpec::BoundedOutOfOrderness { bound } => Some(NudgeTarget::Bound(bound)),
                 WatermarkSpec::Monotonous => None,
             },
-            ObjectId::Late(_) | ObjectId::Window { .. } | ObjectId::Timer { .. } => None,
+            ObjectId::Late(_) | ObjectId::Window { .. } | ObjectId::Timer { .. } | ObjectId::Partition(_) => None,
         }
     }
 
@@ -139,8 +139,12 @@ impl AppState {
             if fine { moved } else { snap(moved, unit) }
         };
         let mut c = self.doc.candidate();
+        let on_arrivals = self.view.on_processing_axis(&self.doc.layout);
+        let arrival = |i: usize| self.doc.layout.arrivals.get(i).copied().unwrap_or(0);
         match target {
             NudgeTarget::Input(index) => match c.input.get_mut(index) {
+                // On the processing-time axis ←/→ move what the axis shows: the arrival.
+                Some(InputItem::Element(e)) if on_arrivals => e.arrival = Some(shift(arrival(index)).max(0)),
                 Some(InputItem::Element(e)) => e.ts = shift(e.ts),
                 Some(item) => {
                     let wm = item.watermark().unwrap_or(0);
@@ -196,9 +200,18 @@ impl AppState {
         let what = if ed.is_watermark { "Watermark" } else { "Timestamp" };
         let ts = parse_millis(&ed.ts).map_err(|e| format!("{what} {e}"))?;
         let mut c = self.doc.candidate();
+        let (partition, arrival) = source_fields(ed, &c)?;
         if ed.is_watermark {
             if let Some(item) = c.input.get_mut(ed.index) {
                 set_watermark(item, ts);
+                // A marker read from another partition, or at its own time, is the format's
+                // `{"wm", "partition", "arrival"}` item.
+                if let (InputItem::Watermark(wm), true) = (&*item, partition != 0 || arrival.is_some()) {
+                    *item = InputItem::SourceWatermark(Marker { wm: *wm, partition, arrival });
+                } else if let InputItem::SourceWatermark(m) = item {
+                    m.partition = partition;
+                    m.arrival = arrival;
+                }
             }
             return Ok(c);
         }
@@ -220,6 +233,8 @@ impl AppState {
             e.key = key;
             e.value = value;
             e.ts = ts;
+            e.partition = partition;
+            e.arrival = arrival;
         }
         Ok(c)
     }
@@ -237,4 +252,25 @@ impl AppState {
             self.commit(candidate, Refuse::IfNewlyFails(edit.field()));
         }
     }
+}
+
+/// The editor's partition and arrival, by the loader's rules: a partition below the declared
+/// count (or below 64 when none is declared), an arrival in whole milliseconds or empty.
+fn source_fields(ed: &Editor, c: &Scenario) -> Result<(u32, Option<crate::engine::Millis>), String> {
+    let limit = c.source.partitions.unwrap_or(limits::MAX_PARTITIONS);
+    let partition = match ed.partition.trim().parse::<u32>() {
+        Ok(p) if p < limit => p,
+        _ if c.source.partitions.is_some() => {
+            return Err(format!(
+                "Partition must be from 0 to {} (the scenario declares {limit} partitions; change it under Configure)",
+                limit - 1
+            ));
+        }
+        _ => return Err(format!("Partition must be a whole number from 0 to {}", limit - 1)),
+    };
+    let arrival = match ed.arrival.trim() {
+        "" => None,
+        text => Some(parse_millis(text).map_err(|e| format!("Arrival {e}"))?),
+    };
+    Ok((partition, arrival))
 }

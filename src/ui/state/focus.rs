@@ -98,6 +98,7 @@ impl AppState {
             ObjectId::Watermark => true,
             ObjectId::Window { key, window } => view.windows.iter().any(|w| w.key == key && w.window == window),
             ObjectId::Timer { key, time } => view.timers.iter().any(|t| t.key == key && t.time == time),
+            ObjectId::Partition(p) => self.scene.partitions.iter().any(|i| i.partition == p && i.drawn),
         }
     }
 
@@ -116,7 +117,7 @@ impl AppState {
                 WatermarkSpec::BoundedOutOfOrderness { .. } => (true, None),
                 WatermarkSpec::Monotonous => (false, None),
             },
-            Some(ObjectId::Window { .. } | ObjectId::Timer { .. }) | None => (false, None),
+            Some(ObjectId::Window { .. } | ObjectId::Timer { .. } | ObjectId::Partition(_)) | None => (false, None),
         };
         KeyContext {
             editor_open: self.chrome.editor.is_some(),
@@ -143,6 +144,7 @@ impl AppState {
                 let t = self.fold.view.timers.iter().find(|t| t.key == key && t.time == time)?;
                 Some(WhyTarget::Timer { key, window: t.window, time })
             }
+            ObjectId::Partition(p) => Some(WhyTarget::Partition(p)),
             ObjectId::Watermark | ObjectId::WatermarkItem(_) => None,
         }
     }

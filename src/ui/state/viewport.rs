@@ -14,11 +14,24 @@ pub struct ViewState {
     /// CSS px per canvas unit: above 1 when there is room (a projector), so marbles and labels
     /// grow with the screen instead of leaving it empty.
     pub scale: f64,
+    /// Processing time along the axis, asked for (processing-time windows always use it).
+    pub processing_axis: bool,
 }
 
 impl ViewState {
     pub fn new(width_px: f64) -> ViewState {
-        ViewState { viewport: Viewport::fit(0, 60_000, width_px), box_px: (width_px, 0.0), scale: 1.0 }
+        ViewState {
+            viewport: Viewport::fit(0, 60_000, width_px),
+            box_px: (width_px, 0.0),
+            scale: 1.0,
+            processing_axis: false,
+        }
+    }
+
+    /// Whether the axis is processing time: asked for, or the windows are processing-time ones
+    /// (their bounds are arrivals, so their elements are drawn at their arrivals too).
+    pub fn on_processing_axis(&self, layout: &RunLayout) -> bool {
+        self.processing_axis || layout.processing_windows
     }
 
     pub fn reduce(&mut self, action: ViewAction, layout: &RunLayout) {
@@ -28,7 +41,11 @@ impl ViewState {
             ViewAction::PanBy { dx_px } => vp.pan_px(dx_px),
             ViewAction::ZoomIn => vp.zoom_at(vp.width_px / 2.0, 1.5),
             ViewAction::ZoomOut => vp.zoom_at(vp.width_px / 2.0, 1.0 / 1.5),
-            ViewAction::Fit => fit_viewport(layout, vp.width_px),
+            ViewAction::Fit => fit_viewport(layout, vp.width_px, self.on_processing_axis(layout)),
+            ViewAction::ToggleProcessingAxis => {
+                self.processing_axis = !self.processing_axis;
+                fit_viewport(layout, vp.width_px, self.on_processing_axis(layout))
+            }
         };
     }
 
@@ -42,7 +59,7 @@ impl ViewState {
 
     /// Shows the whole scenario.
     pub fn fit(&mut self, layout: &RunLayout) {
-        self.viewport = fit_viewport(layout, self.viewport.width_px);
+        self.viewport = fit_viewport(layout, self.viewport.width_px, self.on_processing_axis(layout));
     }
 
     /// Fits the canvas scale to the box: up to 2× when the lanes leave room and the axis
@@ -62,8 +79,9 @@ impl ViewState {
     }
 }
 
-pub fn fit_viewport(layout: &RunLayout, width_px: f64) -> Viewport {
-    match layout.time_range {
+pub fn fit_viewport(layout: &RunLayout, width_px: f64, processing: bool) -> Viewport {
+    let range = if processing { layout.processing_range } else { layout.time_range };
+    match range {
         Some((lo, hi)) => Viewport::fit(lo, hi, width_px),
         None => Viewport::fit(0, 60_000, width_px),
     }

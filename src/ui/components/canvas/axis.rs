@@ -1,5 +1,5 @@
-//! The event-time axis: ticks with their grid lines, the title, and for processing-time windows
-//! the note that their bands use processing time.
+//! The axis: ticks with their grid lines, the title (event time, or processing time: the
+//! arrivals), and the note that a processing-time view follows Flink's rules, not a recorded run.
 
 use yew::prelude::*;
 
@@ -18,7 +18,16 @@ pub fn axis(axis: &Axis, width: f64, height: f64) -> Html {
                     <text class="tick-label" x={px(t.label_x)} y="14" text-anchor="middle">{ &t.label }</text>
                 </g>
             }) }
-            <text class="axis-title" x="6" y="30">{ "event time →" }</text>
+            <text class="axis-title" x="6" y="30" data-testid="axis-title" data-domain={if axis.processing_axis { "processing" } else { "event" }}>
+                { if axis.processing_axis { "processing time (arrivals) →" } else { "event time →" } }
+            </text>
+            // Real Flink cannot be run deterministically on processing time: no golden stands
+            // behind this view, only the rules.
+            if axis.processing_axis {
+                <text class="axis-title axis-domain-note" x="190" y="30" data-testid="axis-domain-note" data-domain="processing">
+                    { "· drawn by Flink's rules, not a recorded run" }
+                </text>
+            }
             // Processing-time windows have processing-time bounds, but the marbles sit at their
             // event time: say so, or the bands look as if they miss their own elements.
             if axis.processing_note {

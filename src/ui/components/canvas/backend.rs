@@ -12,6 +12,7 @@ use super::axis::axis;
 use super::effects::flights;
 use super::lanes::{lanes, side_lane};
 use super::marbles::marbles;
+use super::partitions::partitions;
 use super::px::px;
 use super::timers::timers;
 use super::two_d::two_d;
@@ -57,11 +58,13 @@ fn svg(s: &Scene) -> Html {
             { axis(&s.axis, s.width, s.height) }
             if let Some(t) = &s.two_d {
                 { two_d(t, s.width) }
+                { partitions(&s.partitions, s.width) }
             } else {
                 { lanes(&s.lanes) }
+                { partitions(&s.partitions, s.width) }
                 { side_lane(&s.side) }
                 { windows(&s.windows) }
-                { timers(&s.timers) }
+                { timers(&s.timers, &s.expiries) }
                 { marbles(&s.marbles) }
                 if s.animate {
                     { flights(&s.flights, s.anim_seq) }

@@ -14,6 +14,7 @@ mod backend;
 mod effects;
 mod lanes;
 mod marbles;
+mod partitions;
 mod px;
 mod timers;
 mod two_d;
@@ -59,6 +60,7 @@ fn why_target(s: &AppState, hit: &Hit) -> Option<WhyTarget> {
             s.doc.layout.elem_of_input.get(*i).copied().flatten().map(WhyTarget::Element)
         }
         Hit::Object(ObjectId::Window { key, window }) => Some(WhyTarget::Window { key: *key, window: *window }),
+        Hit::Object(ObjectId::Partition(p)) => Some(WhyTarget::Partition(*p)),
         Hit::Object(ObjectId::Timer { key, time }) => {
             let t = s.fold.view.timers.iter().find(|t| t.key == *key && t.time == *time)?;
             Some(WhyTarget::Timer { key: t.key, window: t.window, time: t.time })

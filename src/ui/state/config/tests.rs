@@ -129,3 +129,65 @@ fn refusals_are_typed_by_the_rule() {
     assert_eq!(r.as_ref().map(|r| r.fields), Some(&[Field::TriggerInterval][..]), "Tidemark's limit, by its path");
     assert_eq!(refusal(&base()), None);
 }
+
+/// The source fields: partitions (1 to 64, no fewer than the input reads), periodic emission
+/// with its interval, `withIdleness`; each refusal names its field with the loader's rule, and
+/// an untouched partition count stays undeclared.
+#[test]
+fn source_partitions_emission_and_idleness() {
+    let mut form = ConfigForm::default();
+    let s =
+        edit(&mut form, &base(), ConfigEdit::Text(Field::Lateness, "1s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.source.partitions, None, "an untouched partition count stays what the input implies");
+    let s = edit(&mut form, &s, ConfigEdit::Text(Field::Partitions, "2".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!((s.source.partitions, s.partition_count()), (Some(2), 2));
+    let s = edit(&mut form, &s, ConfigEdit::Text(Field::Idleness, "1s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.source.idleness, Some(1000));
+    let s = edit(&mut form, &s, ConfigEdit::Emission(EmissionChoice::Periodic)).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(s.source.periodic);
+    let s = edit(&mut form, &s, ConfigEdit::Text(Field::Interval, "50ms".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.source.interval, 50);
+    let s = edit(&mut form, &s, ConfigEdit::Text(Field::Idleness, "".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.source.idleness, None, "empty: no withIdleness");
+    for (field, text, message) in [
+        (Field::Partitions, "65", "must be a whole number of partitions from 1 to 64"),
+        (Field::Partitions, "0", "must be a whole number of partitions from 1 to 64"),
+        (Field::Interval, "0", "autoWatermarkInterval must be greater than 0, not 0"),
+        (Field::Idleness, "-1s", "must be greater than 0, not -1000"),
+    ] {
+        let e = edit(&mut form, &s, ConfigEdit::Text(field, text.into())).err().unwrap_or_default();
+        assert_eq!(e.get(&field).map(String::as_str), Some(message), "{field:?} {text}");
+    }
+    // Fewer partitions than the input reads: the loader's rule, at the partitions field.
+    let mut two = s.clone();
+    if let Some(crate::engine::scenario::InputItem::Element(e)) = two.input.first_mut() {
+        e.partition = 1;
+    }
+    let mut form = ConfigForm::default();
+    let e = edit(&mut form, &two, ConfigEdit::Text(Field::Partitions, "1".into())).err().unwrap_or_default();
+    assert_eq!(
+        e.get(&Field::Partitions).map(String::as_str),
+        Some("reads partition 1 but the scenario declares 1 partitions")
+    );
+}
+
+/// A dynamic session's gaps are edited per key: the input's keys are listed, a typed gap goes
+/// into the assigner's map, an emptied one falls back to the default, `gap <= 0` is refused.
+#[test]
+fn dynamic_session_gaps_per_key() {
+    let mut form = ConfigForm::default();
+    let s = edit(&mut form, &base(), ConfigEdit::Assigner(AssignerChoice::DynamicSession))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.assigner, AssignerSpec::DynamicSession { default_gap: 10_000, gaps: BTreeMap::new() });
+    assert_eq!(form.view(&s).key_gaps, vec![("A".to_string(), String::new())]);
+    let s = edit(&mut form, &s, ConfigEdit::KeyGap("A".into(), "30s".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        s.assigner,
+        AssignerSpec::DynamicSession { default_gap: 10_000, gaps: [("A".to_string(), 30_000)].into() }
+    );
+    assert_eq!(form.view(&s).key_gaps, vec![("A".to_string(), "30000".to_string())]);
+    let e = edit(&mut form, &s, ConfigEdit::KeyGap("A".into(), "0".into())).err().unwrap_or_default();
+    assert!(e.get(&Field::KeyGaps).is_some_and(|m| m.starts_with("key A: 0 is not a gap")), "{e:?}");
+    let s = edit(&mut form, &s, ConfigEdit::KeyGap("A".into(), "".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.assigner, AssignerSpec::DynamicSession { default_gap: 10_000, gaps: BTreeMap::new() });
+}
