@@ -111,3 +111,34 @@ fn the_slowest_partition_sets_the_pace() {
         );
     assert!(fast_passed.is_some_and(|f| f < step));
 }
+
+/// Lab 6.4's narration speaks of RequestAssembler's timer, not of a window trigger: the timer at
+/// the start + 5 min, the completion that deletes it, the completion that finds no open request
+/// (the TTL took it), and at 10:05 the timer that finds nothing and the one that abandons r3.
+#[test]
+fn lab_6_4_narration_names_the_process_function() {
+    let (p, r) = preset("lab-6-4");
+    let cx = tidemark::teach::Context::new(&p.scenario, &r).with_values(p.value_format);
+    let all: Vec<String> = (1..=r.steps)
+        .flat_map(|s| {
+            let n = cx.narrate_step(s);
+            std::iter::once(n.headline).chain(n.details)
+        })
+        .collect();
+    for s in &all {
+        assert!(!s.contains("Trigger") && !s.contains("GlobalWindow"), "a window's words for a process function: {s}");
+    }
+    let has = |needle: &str| assert!(all.iter().any(|s| s.contains(needle)), "missing {needle:?} in {all:#?}");
+    has("Keyed state of r1: open := started at 10:00.");
+    has(
+        "RequestAssembler registers an event-time timer at 10:05 for request r1: the start + ABANDON_MS (5 min); it fires when the watermark reaches it.",
+    );
+    has("The completion deletes request r2's timer at 10:05");
+    has(
+        "Element 4, a completion for request r1, finds no open request: there is nothing to join, so it is dropped and never billed.",
+    );
+    has("Request r1's timer at 10:05 fires but finds no open request (its state is gone), so on_timer emits nothing.");
+    has(
+        "Request r3's timer at 10:05 fires: the request is still open, so on_timer emits it as abandoned and clears the state.",
+    );
+}
