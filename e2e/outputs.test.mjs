@@ -60,6 +60,8 @@ test('side output in its input type, and numLateRecordsDropped when it is off', 
   await late.first().waitFor();
   assert.equal(await late.count(), 1);
   assert.match(await late.first().textContent(), /10:00:50.*\$0\.30/);
+  // The lab's line for it (Lab 6.3: "Find its LATE <request_id> side-output line").
+  assert.equal(await page.locator('[data-testid="late-lines"]').textContent(), 'LATE 6');
   // Side output off: the record is dropped and counted.
   await page.locator('[data-testid="tab-config"]').click();
   await page.locator('[data-testid="cfg-side-output"]').uncheck();

@@ -53,6 +53,7 @@ const OUTCOMES = [
   },
   { id: 'worked-timeline', title: 'worked timeline', rows: ['main:3', 'late:19', 'main:44'], late: ['7'] },
   { id: 'one-hour-sliding', title: 'one-hour window', rows: Array(60).fill('main:1'), late: [] },
+  { id: 'sliding-96-copies', title: '96 copies', rows: Array(96).fill('main:2'), late: [] },
   { id: 'session-bridge', title: 'bridges two sessions', rows: ['main:2', 'main:1', 'late:4'], notes: ['', '', 'replaces #1, #2'], late: ['5'] },
   { id: 'time-windows-events-1-7', title: 'Events 1-7', rows: ['main:3', 'late:4', 'main:2'], late: ['7'] },
   { id: 'count-trigger', title: 'CountTrigger', rows: ['main:3'], ends: [T(10, 1)], late: ['7'] },
@@ -246,18 +247,19 @@ test('a copied link, opened again, restores the scenario, the step and the mode'
   assert.deepEqual(again.pageErrors, []);
 });
 
-test('the example lab page loads its three iframes, each at its preset and step in embed mode', async (t) => {
+test('the example lab page loads its four iframes, each at its preset and step in embed mode', async (t) => {
   const app = await openApp({ path: 'lab-example.html', waitFor: 'iframe', viewport: { width: 900, height: 1000 } });
   t.after(() => app.close());
   const { page } = app;
   const frames = page.locator('iframe');
-  assert.equal(await frames.count(), 3);
   const want = [
     ['Lab 6.1', '2'],
     ['Lab 6.2', '3'],
     ['Lab 6.3', '4'],
+    ['Lab 6.4', '5'],
   ];
-  for (let i = 0; i < 3; i += 1) {
+  assert.equal(await frames.count(), want.length);
+  for (let i = 0; i < want.length; i += 1) {
     const frame = page.frameLocator('iframe').nth(i);
     await frame.locator('[data-testid="narration"]').waitFor({ timeout: 15000 });
     assert.equal(await frame.locator('[data-testid="app"]').getAttribute('data-mode'), 'embed');

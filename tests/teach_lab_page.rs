@@ -1,4 +1,4 @@
-//! The example lab page embeds three presets with relative links that work from any sub-path
+//! The example lab page embeds the four labs' presets (6.1 to 6.4) with relative links that work from any sub-path
 //! and load nothing from other hosts; the bundle copies it next to index.html. Its script
 //! (`lab-example.js`, copied next to it) sizes the embeds from their resize messages and shows the
 //! quiz score from `tidemark:quiz-answered` (e2e/host-api.test.mjs drives it in the browser).
@@ -19,9 +19,9 @@ fn iframe_sources(html: &str) -> Vec<String> {
         .collect()
 }
 
-/// Three iframes, 700×450, each `index.html#preset=<a real preset>&mode=embed&step=<a step of it>`.
+/// Four iframes, one per lab (6.1 to 6.4), 700×450, each `index.html#preset=<a real preset>&mode=embed&step=<a step of it>`.
 #[test]
-fn the_lab_page_embeds_three_presets() {
+fn the_lab_page_embeds_four_labs() {
     let sources = iframe_sources(PAGE);
     assert_eq!(
         sources,
@@ -29,6 +29,7 @@ fn the_lab_page_embeds_three_presets() {
             "index.html#preset=lab-6-1&mode=embed&step=2&quiz=1",
             "index.html#preset=lab-6-2&mode=embed&step=3",
             "index.html#preset=lab-6-3&mode=embed&step=4",
+            "index.html#preset=lab-6-4&mode=embed&step=5",
         ]
     );
     for src in &sources {

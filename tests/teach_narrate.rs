@@ -93,7 +93,7 @@ fn step_headlines_carry_the_numbers() {
     );
     assert_eq!(
         cx.narrate_step(6).headline,
-        "Element 6 (10:00:50, $0.30) goes to the late side output: its window [10:00, 10:01) is past its cleanup time 10:02:59.999, and timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:00.999; the watermark stays at 10:03:00.999, as the largest timestamp did not grow."
+        "Element 6 (10:00:50, $0.30) goes to the late side output: its window [10:00, 10:01) is past its cleanup time 10:02:59.999, and timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:39.999; the watermark stays at 10:03:39.999, as the largest timestamp did not grow."
     );
     let start = cx.narrate_step(0);
     assert_eq!(start.playhead, 0);

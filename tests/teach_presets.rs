@@ -48,7 +48,7 @@ fn ids(f: &Firing) -> Vec<i64> {
     f.ids.clone()
 }
 
-/// All fifteen presets load, with unique ids matching their file names, in menu order.
+/// All sixteen presets load, with unique ids matching their file names, in menu order.
 #[test]
 fn every_preset_loads() {
     let loaded = presets::load_all();
@@ -58,7 +58,7 @@ fn every_preset_loads() {
         }
     }
     let all = presets::all();
-    assert_eq!(all.len(), 15);
+    assert_eq!(all.len(), 16);
     let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, presets::ids());
     assert_eq!(
@@ -70,6 +70,7 @@ fn every_preset_loads() {
             "model-latency-sliding",
             "worked-timeline",
             "one-hour-sliding",
+            "sliding-96-copies",
             "session-bridge",
             "time-windows-events-1-7",
             "count-trigger",
@@ -200,7 +201,7 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert!(!ours.is_empty(), "{}: no outputs", p.id);
         assert_eq!(normalised(&ours), normalised(expected), "{}: outputs differ from the golden {golden}", p.id);
     }
-    assert_eq!(backed, 10, "every preset is backed by a real-Flink golden");
+    assert_eq!(backed, 11, "every window preset is backed by a real-Flink golden");
 }
 
 /// Lab 6.1: element 3 (10:01:21) moves the watermark to 10:01:21 − 20 s − 1 ms = 10:01:00.999,
@@ -247,9 +248,11 @@ fn lab_6_2_two_results_for_the_same_minute() {
     assert_eq!(firings(&r).len(), 2, "the job keeps running: nothing else fires");
 }
 
-/// Lab 6.3: the watermark 10:03:00.999 passes the cleanup time 10:02:59.999 = 10:00:59.999 +
-/// 2 min; [10:00, 10:01) is removed without output, and the element at 10:00:50 goes to the late
-/// side output. With two minutes of lateness three of acme's minutes are alive at once.
+/// Lab 6.3 on the course's timeline: element 5 (10:04:00) moves the watermark to 10:03:39.999
+/// (the course's axis: 10:04:00 − 20 s = 10:03:40), past the cleanup time 10:02:59.999 =
+/// 10:00:59.999 + 2 min; [10:00, 10:01) is removed without output, and "the record at 10:03:40"
+/// (10:00:50) goes to the late side output, which prints `LATE 6`. With two minutes of lateness
+/// three of acme's minutes are alive at once.
 #[test]
 fn lab_6_3_past_cleanup_side_output() {
     let p = preset("lab-6-3");
@@ -259,23 +262,34 @@ fn lab_6_3_past_cleanup_side_output() {
         _ => None,
     });
     assert_eq!(cleaned, Some((4, at(10, 2, 59, 999))));
-    assert_eq!(r.watermark_after_step[4], at(10, 3, 0, 999));
+    assert_eq!(r.watermark_after_step[4], at(10, 3, 39, 999), "the course's 10:03:40, exactly");
     assert_eq!(side_outputs(&r), vec![6]);
     let late = r.outputs.iter().find_map(|o| match o {
         Output::Late { ts, step, .. } => Some((*ts, *step)),
         _ => None,
     });
     assert_eq!(late, Some((at(10, 0, 50, 0), 5)));
+    assert_eq!(r.watermark_after_step[5], at(10, 3, 39, 999), "it arrives at the watermark 10:03:40");
     let v = at_step(&r, 6);
     assert_eq!(v.elements[5], Some(ElementOutcome::SideOutput));
     let w = v.windows.iter().find(|w| w.window == window((10, 0), (10, 1))).expect("window");
     assert_eq!(w.state, WindowState::CleanedUp);
-    // The sums of the whole lab: 410, 431, then [10:01,10:02) 100 and [10:03,10:04) 75.
-    let sums: Vec<i64> = firings(&r).iter().map(|f| f.sum).collect();
-    assert_eq!(sums, vec![410, 431, 100, 75]);
+    // The sums of the whole lab: 410, 431, then [10:01,10:02) 100 (fired by element 5) and
+    // [10:04,10:05) 75 at the end of input.
+    let sums: Vec<(i64, usize)> = firings(&r).iter().map(|f| (f.sum, f.step)).collect();
+    assert_eq!(sums, vec![(410, 2), (431, 3), (100, 4), (75, 6)]);
     // State cost: the fired [10:00, 10:01) is still alive next to [10:01, 10:02) until cleanup.
     let alive: Vec<Window> = at_step(&r, 4).live_windows().map(|w| w.window).collect();
     assert_eq!(alive, vec![window((10, 0), (10, 1)), window((10, 1), (10, 2))]);
+    // "With two minutes, three are": the course's rule for a key with steady traffic.
+    assert_eq!(tidemark::sinks::course_live_windows_per_key(&p.scenario), Some(3));
+    // The lab's side-output line.
+    let d = tidemark::sinks::Downstream::new(&p.scenario, &r);
+    let lines: Vec<String> = d.side_output_at(r.steps).records.iter().map(|l| l.lab_line()).collect();
+    assert_eq!(lines, vec!["LATE 6"]);
+    assert!(d.side_output_at(5).records.is_empty(), "not before the record arrives");
+    // The description says which reading of "the record at 10:03:40" it takes.
+    assert!(p.scenario.description.contains("read on its figure's axis, the operator's watermark"));
 }
 
 /// ModelLatency: SlidingEventTimeWindows.of(5 min, 1 min) puts every record into exactly five

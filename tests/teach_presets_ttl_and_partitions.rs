@@ -6,6 +6,7 @@
 mod common;
 
 use common::{at, preset};
+use tidemark::engine::scenario::ProcessFunctionSpec;
 use tidemark::engine::{Output, Run, TraceKind};
 
 const T10: i64 = at(10, 0, 0, 0);
@@ -45,10 +46,19 @@ fn lab_6_4_ttl_loses_the_completion() {
     assert_eq!(abandoned, vec![T10 + 60_000, T10 + 300_000]);
 }
 
-/// Without the short TTL, r1's completion is billed and its timer deleted; only r3 is abandoned.
+/// The course's fix, "lengthen module 3's 10-minute TTL on open to a backstop of hours": with a
+/// 2-hour TTL the same stall expires nothing, r1's completion is billed and its timer deleted;
+/// only r3 is abandoned (real Flink: `ra_ttl_backstop_hours_watermark_stall`).
 #[test]
 fn lab_6_4_without_ttl_bills_r1() {
-    let (_, r) = preset("lab-6-4-no-ttl");
+    let (p, r) = preset("lab-6-4-no-ttl");
+    let ttl = match p.scenario.process_function {
+        Some(ProcessFunctionSpec::RequestAssembler { ttl, .. }) => ttl,
+        _ => None,
+    };
+    assert_eq!(ttl, Some(7_200_000), "a backstop of hours: 2 h");
+    assert!(p.title.contains("TTL lengthened to a backstop of hours"));
+    assert!(!r.trace.iter().any(|e| matches!(e.kind, TraceKind::StateExpired { .. })), "nothing expires");
     assert_eq!(
         process_records(&r),
         vec![("r2".into(), "completed"), ("r1".into(), "completed"), ("r3".into(), "abandoned")]
@@ -100,4 +110,35 @@ fn the_slowest_partition_sets_the_pace() {
             |i| matches!(i, tidemark::engine::InputItem::Element(e) if e.partition == 0 && e.ts >= T10 + 60_000),
         );
     assert!(fast_passed.is_some_and(|f| f < step));
+}
+
+/// Lab 6.4's narration speaks of RequestAssembler's timer, not of a window trigger: the timer at
+/// the start + 5 min, the completion that deletes it, the completion that finds no open request
+/// (the TTL took it), and at 10:05 the timer that finds nothing and the one that abandons r3.
+#[test]
+fn lab_6_4_narration_names_the_process_function() {
+    let (p, r) = preset("lab-6-4");
+    let cx = tidemark::teach::Context::new(&p.scenario, &r).with_values(p.value_format);
+    let all: Vec<String> = (1..=r.steps)
+        .flat_map(|s| {
+            let n = cx.narrate_step(s);
+            std::iter::once(n.headline).chain(n.details)
+        })
+        .collect();
+    for s in &all {
+        assert!(!s.contains("Trigger") && !s.contains("GlobalWindow"), "a window's words for a process function: {s}");
+    }
+    let has = |needle: &str| assert!(all.iter().any(|s| s.contains(needle)), "missing {needle:?} in {all:#?}");
+    has("Keyed state of r1: open := started at 10:00.");
+    has(
+        "RequestAssembler registers an event-time timer at 10:05 for request r1: the start + ABANDON_MS (5 min); it fires when the watermark reaches it.",
+    );
+    has("The completion deletes request r2's timer at 10:05");
+    has(
+        "Element 4, a completion for request r1, finds no open request: there is nothing to join, so it is dropped and never billed.",
+    );
+    has("Request r1's timer at 10:05 fires but finds no open request (its state is gone), so on_timer emits nothing.");
+    has(
+        "Request r3's timer at 10:05 fires: the request is still open, so on_timer emits it as abandoned and clears the state.",
+    );
 }

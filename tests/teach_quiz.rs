@@ -35,7 +35,7 @@ fn lab_6_3_questions_and_answers() {
             ("step-5-fate".into(), Answer::Fate(ElementFate::Added)),
             ("step-5-fire".into(), Answer::Windows(vec![minute(10, 1)])),
             ("step-6-fate".into(), Answer::Fate(ElementFate::SideOutput)),
-            ("step-7-fire".into(), Answer::Windows(vec![minute(10, 3)])),
+            ("step-7-fire".into(), Answer::Windows(vec![minute(10, 4)])),
         ]
     );
     let q = find(&qs, "step-4-fate");
@@ -55,10 +55,10 @@ fn lab_6_3_questions_and_answers() {
     let fire5 = find(&qs, "step-5-fire");
     assert!(fire5.multiple);
     let labels: Vec<&str> = fire5.options.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, vec!["[10:00, 10:01)", "[10:01, 10:02)", "[10:03, 10:04)"]);
+    assert_eq!(labels, vec!["[10:00, 10:01)", "[10:01, 10:02)", "[10:04, 10:05)"]);
     assert_eq!(
         fire5.prompt,
-        "Element 5 moves the watermark to 10:03:00.999. Which windows fire? (Pick none if you think nothing fires.)"
+        "Element 5 moves the watermark to 10:03:39.999. Which windows fire? (Pick none if you think nothing fires.)"
     );
 }
 

@@ -22,8 +22,8 @@ fn has(e: &Explanation, needle: &str) {
 }
 
 /// Lab 6.3's element 6 (10:00:50) went to the side output rather than into [10:00, 10:01):
-/// the window's cleanup time 10:02:59.999 ≤ watermark 10:03:00.999 and 10:00:50 + 2 min =
-/// 10:02:50 ≤ 10:03:00.999.
+/// the window's cleanup time 10:02:59.999 ≤ watermark 10:03:39.999 and 10:00:50 + 2 min =
+/// 10:02:50 ≤ 10:03:39.999.
 #[test]
 fn why_the_side_output_rather_than_added() {
     let (p, r) = preset("lab-6-3");
@@ -31,14 +31,14 @@ fn why_the_side_output_rather_than_added() {
     let e = cx.why_element(5, 6);
     assert_eq!(
         e.summary,
-        "Element 6 went to the late side output: its window [10:00, 10:01) was already past its cleanup time (10:02:59.999 ≤ watermark 10:03:00.999) and timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:00.999."
+        "Element 6 went to the late side output: its window [10:00, 10:01) was already past its cleanup time (10:02:59.999 ≤ watermark 10:03:39.999) and timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:39.999."
     );
     assert_eq!(
         e.reasons,
         vec![
-            "When element 6 arrived (step 6), the watermark was 10:03:00.999: its timestamp 10:00:50 ≤ 10:03:00.999, so it is late (a watermark t says the stream is complete up to t).",
-            "It is too late for the allowed lateness as well: timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:00.999; if no window takes it, it cannot be kept.",
-            "[10:00, 10:01) was already past its cleanup time: 10:02:59.999 ≤ watermark 10:03:00.999 (isWindowLate), so it could not take the element.",
+            "When element 6 arrived (step 6), the watermark was 10:03:39.999: its timestamp 10:00:50 ≤ 10:03:39.999, so it is late (a watermark t says the stream is complete up to t).",
+            "It is too late for the allowed lateness as well: timestamp 10:00:50 + allowed lateness 2 min = 10:02:50 ≤ watermark 10:03:39.999; if no window takes it, it cannot be kept.",
+            "[10:00, 10:01) was already past its cleanup time: 10:02:59.999 ≤ watermark 10:03:39.999 (isWindowLate), so it could not take the element.",
             "Why the side output rather than added: no window took it and the element itself is too late; with sideOutputLateData configured, Flink emits such an element to the late side output instead of dropping it.",
         ]
     );
@@ -92,10 +92,10 @@ fn why_a_window_still_exists() {
     let gone = cx.why_window(0, minute(10, 0), 5);
     assert_eq!(
         gone.summary,
-        "[10:00, 10:01) no longer exists: at step 5 the watermark 10:03:00.999 reached its cleanup time 10:02:59.999 (max timestamp 10:00:59.999 + allowed lateness 2 min), and Flink removed its state."
+        "[10:00, 10:01) no longer exists: at step 5 the watermark 10:03:39.999 reached its cleanup time 10:02:59.999 (max timestamp 10:00:59.999 + allowed lateness 2 min), and Flink removed its state."
     );
     // Not created yet.
-    has(&cx.why_window(0, minute(10, 3), 4), "does not exist at this point");
+    has(&cx.why_window(0, minute(10, 4), 4), "does not exist at this point");
 }
 
 /// The worked timeline after element 3: [10:00, 10:01) has not fired, because its max
@@ -135,7 +135,7 @@ fn why_timers() {
     let fired = cx.why_timer(0, minute(10, 0), cleanup, 5);
     assert_eq!(
         fired.summary,
-        "The timer at 10:02:59.999 for [10:00, 10:01) fired at step 5, when the watermark advanced to 10:03:00.999 ≥ 10:02:59.999: the window's state was removed."
+        "The timer at 10:02:59.999 for [10:00, 10:01) fired at step 5, when the watermark advanced to 10:03:39.999 ≥ 10:02:59.999: the window's state was removed."
     );
     let trigger = cx.why_timer(0, minute(10, 0), at(10, 0, 59, 999), 3);
     has(

@@ -21,6 +21,7 @@
 //! engine's convention "after `step` steps": the outputs whose `step < step`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod estimate;
 pub mod state;
 pub mod value;
 
@@ -33,9 +34,11 @@ use crate::engine::scenario::{Scenario, WindowFunctionSpec};
 use crate::engine::time::{Millis, TimeWindow, Window};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TraceKind};
 
+pub use estimate::{EstimateParams, StateEstimate, WindowsPerKey};
 pub use state::{
-    PartitionChange, PartitionSeries, PartitionState, StateSample, StateSeries, StateSizeParams, WatermarkSample,
-    course_estimate_bytes, course_live_windows_per_key, partition_series, state_series, watermark_series,
+    CourseLiveWindows, PartitionChange, PartitionSeries, PartitionState, StateSample, StateSeries, StateSizeParams,
+    WatermarkSample, course_estimate_bytes, course_live_windows, course_live_windows_per_key, partition_series,
+    state_series, watermark_series,
 };
 pub use value::{Amount, ResultValue};
 
@@ -150,6 +153,14 @@ pub struct LateRecord {
     pub key: KeyId,
     pub ts: Millis,
     pub value: i64,
+}
+
+impl LateRecord {
+    /// The line the course's lab prints for it: `LATE <request_id>` (Windows and Timers, Lab 6.3:
+    /// "Find its LATE <request_id> side-output line"); the element's id is its request id.
+    pub fn lab_line(&self) -> String {
+        format!("LATE {}", self.id)
+    }
 }
 
 /// The side output panel at a playhead.

@@ -20,6 +20,9 @@ pub struct StateSample {
     pub live_windows: u64,
     /// Keys with at least one live window.
     pub keys_with_state: u64,
+    /// The most live windows any one key has ("with two minutes of lateness, three windows
+    /// are alive").
+    pub max_windows_per_key: u64,
     /// Element copies in list state, as a buffering `ProcessWindowFunction` (or any function
     /// behind an evictor) keeps them: a sliding window assigner stores one copy per window.
     pub stored_elements: u64,
@@ -76,28 +79,52 @@ pub fn course_estimate_bytes(active_keys: u64, live_windows_per_key: u64, bytes_
 /// windows is alive; with two minutes, three are." `None` where it depends on the data
 /// (sessions) or the parameters are invalid; the global window is one per key.
 pub fn course_live_windows_per_key(scenario: &Scenario) -> Option<u64> {
-    let lateness = u128::try_from(scenario.lateness()).ok()?;
+    course_live_windows(scenario).map(|c| c.total())
+}
+
+/// The course's rule for live windows per key, in its two parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CourseLiveWindows {
+    /// The windows one element is in: `size / slide` rounded up (1 for tumbling windows).
+    pub per_element: u64,
+    /// The windows allowed lateness holds open past their end: `lateness / slide` rounded up.
+    pub held_by_lateness: u64,
+    /// The allowed lateness.
+    pub lateness: Millis,
+}
+
+impl CourseLiveWindows {
+    pub fn total(&self) -> u64 {
+        self.per_element.saturating_add(self.held_by_lateness)
+    }
+}
+
+/// [`course_live_windows_per_key`] in its two parts.
+pub fn course_live_windows(scenario: &Scenario) -> Option<CourseLiveWindows> {
+    let lateness = scenario.lateness();
+    let only = |per_element: u64| Some(CourseLiveWindows { per_element, held_by_lateness: 0, lateness: 0 });
     let (size, slide) = match scenario.assigner {
         AssignerSpec::Tumbling { size, .. } => (size, size),
         AssignerSpec::Sliding { size, slide, .. } => (size, slide),
         // Processing-time windows have no allowed lateness: size / slide windows per key.
-        AssignerSpec::TumblingProcessing { size, .. } => return Some(1).filter(|_| size > 0),
+        AssignerSpec::TumblingProcessing { size, .. } => return if size > 0 { only(1) } else { None },
         AssignerSpec::SlidingProcessing { size, slide, .. } => {
-            return u64::try_from(size)
-                .ok()
-                .zip(u64::try_from(slide).ok())
-                .filter(|(_, s)| *s > 0)
-                .map(|(a, b)| a.div_ceil(b));
+            let (size, slide) = (u64::try_from(size).ok()?, u64::try_from(slide).ok()?);
+            return if slide > 0 { only(size.div_ceil(slide)) } else { None };
         }
-        AssignerSpec::Global | AssignerSpec::GlobalEos => return Some(1),
+        AssignerSpec::Global | AssignerSpec::GlobalEos => return only(1),
         AssignerSpec::Session { .. } | AssignerSpec::DynamicSession { .. } => return None,
     };
-    let (size, slide) = (u128::try_from(size).ok()?, u128::try_from(slide).ok()?);
+    let (size, slide, late) = (u128::try_from(size).ok()?, u128::try_from(slide).ok()?, u128::try_from(lateness).ok()?);
     if size == 0 || slide == 0 {
         return None;
     }
-    let n = size.div_ceil(slide) + lateness.div_ceil(slide);
-    Some(u64::try_from(n).unwrap_or(u64::MAX))
+    let big = |n: u128| u64::try_from(n).unwrap_or(u64::MAX);
+    Some(CourseLiveWindows {
+        per_element: big(size.div_ceil(slide)),
+        held_by_lateness: big(late.div_ceil(slide)),
+        lateness,
+    })
 }
 
 /// The state chart's data: one sample per playhead position `0..=run.steps`.
@@ -107,6 +134,8 @@ pub struct StateSeries {
     /// an evictor ("using one prevents any pre-aggregation").
     pub buffering: bool,
     pub samples: Vec<StateSample>,
+    /// The course's rule for live windows per key of this scenario ([`course_live_windows`]).
+    pub course_windows: Option<CourseLiveWindows>,
 }
 
 impl StateSeries {
@@ -121,6 +150,7 @@ impl StateSeries {
             step: 0,
             live_windows: m.live_windows.max(s.live_windows),
             keys_with_state: m.keys_with_state.max(s.keys_with_state),
+            max_windows_per_key: m.max_windows_per_key.max(s.max_windows_per_key),
             stored_elements: m.stored_elements.max(s.stored_elements),
             accumulators: m.accumulators.max(s.accumulators),
             pending_timers: m.pending_timers.max(s.pending_timers),
@@ -134,6 +164,9 @@ struct StateFold {
     live: BTreeSet<(KeyId, Window)>,
     /// Live windows per key (for `keys_with_state`).
     live_per_key: BTreeMap<KeyId, u64>,
+    /// How many keys have each number of live windows (for `max_windows_per_key` without a
+    /// scan of every key at every step).
+    keys_with_n: BTreeMap<u64, u64>,
     /// The state window holding each window's contents (differs for merged sessions).
     state_of: BTreeMap<(KeyId, Window), Window>,
     /// Elements per state window.
@@ -165,7 +198,11 @@ impl StateFold {
 
     fn make_live(&mut self, key: KeyId, window: Window) {
         if self.live.insert((key, window)) {
-            *self.live_per_key.entry(key).or_default() += 1;
+            let n = self.live_per_key.entry(key).or_default();
+            let old = *n;
+            *n += 1;
+            let new = *n;
+            self.move_key(old, new);
         }
     }
 
@@ -173,10 +210,28 @@ impl StateFold {
         if self.live.remove(&(key, window))
             && let Some(n) = self.live_per_key.get_mut(&key)
         {
+            let old = *n;
             *n = n.saturating_sub(1);
-            if *n == 0 {
+            let new = *n;
+            if new == 0 {
                 self.live_per_key.remove(&key);
             }
+            self.move_key(old, new);
+        }
+    }
+
+    /// A key's live-window count went from `old` to `new`.
+    fn move_key(&mut self, old: u64, new: u64) {
+        if old > 0
+            && let Some(c) = self.keys_with_n.get_mut(&old)
+        {
+            *c = c.saturating_sub(1);
+            if *c == 0 {
+                self.keys_with_n.remove(&old);
+            }
+        }
+        if new > 0 {
+            *self.keys_with_n.entry(new).or_default() += 1;
         }
     }
 
@@ -282,6 +337,7 @@ impl StateFold {
             step,
             live_windows: self.live.len() as u64,
             keys_with_state: self.live_per_key.len() as u64,
+            max_windows_per_key: self.keys_with_n.keys().next_back().copied().unwrap_or(0),
             stored_elements: self.stored_elements,
             accumulators: self.contents.values().filter(|n| **n > 0).count() as u64,
             pending_timers: self.pending.len() as u64,
@@ -301,7 +357,11 @@ pub fn state_series(scenario: &Scenario, run: &Run) -> StateSeries {
         }
         samples.push(fold.sample(step));
     }
-    StateSeries { buffering: scenario.function.is_buffering() || scenario.evictor.is_some(), samples }
+    StateSeries {
+        buffering: scenario.function.is_buffering() || scenario.evictor.is_some(),
+        samples,
+        course_windows: course_live_windows(scenario),
+    }
 }
 
 /// The watermark against the largest event time seen, after `step` input steps.

@@ -24,6 +24,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod course_rules;
 mod facts;
 pub mod format;
 pub mod narrate;
@@ -33,6 +34,7 @@ pub mod sort;
 pub mod source;
 pub mod why;
 
+pub use course_rules::CourseRule;
 pub use format::ValueFormat;
 pub use narrate::{StepNarration, narrate, narrate_step};
 pub use presets::Preset;

@@ -17,13 +17,18 @@
 //! {"id": "lab-6-2", "title": "...", "goal": "...", "source": "Windows and Timers, Lab 6.2",
 //!  "value_format": "usd_cents", "default_step": 3,
 //!  "golden": "course_lab_6_tenant_cost", "golden_prefix": 4,
+//!  "course_rules": ["fires_at_end", "watermark_max_minus_d"],
 //!  "scenario": { oracle-format scenario }}
 //! ```
+//!
+//! `course_rules` (optional) names the simplified rules of the course text the preset
+//! reproduces ([`CourseRule`]); the narration adds Flink's exact value where it meets one.
 
 use std::fmt;
 
 use serde_json::Value;
 
+use super::course_rules::CourseRule;
 use super::format::ValueFormat;
 use crate::engine::Scenario;
 
@@ -44,6 +49,8 @@ pub struct Preset {
     pub golden: Option<String>,
     /// The preset is the golden scenario's first `k` input items, with the input left running.
     pub golden_prefix: Option<usize>,
+    /// The course text's simplified rules that its narration names beside Flink's exact values.
+    pub course_rules: Vec<CourseRule>,
     pub scenario: Scenario,
     /// Opens in compare mode with this second configuration (`"compare"`, a scenario; an empty
     /// input: the same input as `scenario`).
@@ -67,13 +74,14 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 /// The preset files, in the order a course reads them (the UI's menu order).
-const FILES: [(&str, &str); 15] = [
+const FILES: [(&str, &str); 16] = [
     ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
     ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
     ("lab-6-3", include_str!("../../assets/presets/lab-6-3.json")),
     ("model-latency-sliding", include_str!("../../assets/presets/model-latency-sliding.json")),
     ("worked-timeline", include_str!("../../assets/presets/worked-timeline.json")),
     ("one-hour-sliding", include_str!("../../assets/presets/one-hour-sliding.json")),
+    ("sliding-96-copies", include_str!("../../assets/presets/sliding-96-copies.json")),
     ("session-bridge", include_str!("../../assets/presets/session-bridge.json")),
     ("time-windows-events-1-7", include_str!("../../assets/presets/time-windows-events-1-7.json")),
     ("count-trigger", include_str!("../../assets/presets/count-trigger.json")),
@@ -208,6 +216,20 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, PresetError> {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.as_u64().ok_or_else(|| err(&id, "golden_prefix", "must be a whole number"))? as usize),
     };
+    let course_rules = match obj.get("course_rules") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_str().and_then(CourseRule::parse).ok_or_else(|| {
+                    let known: Vec<&str> = CourseRule::ALL.iter().map(|r| r.id()).collect();
+                    err(&id, &format!("course_rules[{i}]"), format!("must be one of {}", known.join(", ")))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(err(&id, "course_rules", "must be a list")),
+    };
     let Some(scenario_value) = obj.get("scenario") else { return Err(err(&id, "scenario", "is missing")) };
     let scenario = Scenario::from_value(scenario_value).map_err(|e| {
         let path = if e.path.is_empty() { "scenario".to_string() } else { format!("scenario.{}", e.path) };
@@ -224,7 +246,19 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, PresetError> {
     if default_step > steps {
         return Err(err(&id, "default_step", format!("{default_step} is past the last step {steps}")));
     }
-    Ok(Preset { id, title, goal, source, value_format, default_step, golden, golden_prefix, scenario, compare })
+    Ok(Preset {
+        id,
+        title,
+        goal,
+        source,
+        value_format,
+        default_step,
+        golden,
+        golden_prefix,
+        course_rules,
+        scenario,
+        compare,
+    })
 }
 
 impl Preset {

@@ -13,6 +13,9 @@ impl Context<'_> {
     /// One sentence for one trace event: what happened, the rule that made it happen, and the
     /// numbers.
     pub fn narrate(&self, ev: &TraceEvent) -> String {
+        if let Some(sentence) = self.process_sentence(ev) {
+            return sentence;
+        }
         let step = ev.step;
         match &ev.kind {
             TraceKind::ElementArrived { id, key, ts, value, .. } => format!(

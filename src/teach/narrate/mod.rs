@@ -19,6 +19,7 @@ use super::Context;
 use super::format::{duration, list, ordinal, time};
 
 mod event;
+mod process;
 mod step;
 
 /// The text for one playhead position: a one-sentence headline and the step's events, one

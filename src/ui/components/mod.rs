@@ -36,6 +36,7 @@ mod sinks_panel;
 pub mod sinks_view;
 mod sound_toggle;
 mod sql_panel;
+pub mod state_estimate;
 mod step_log;
 mod undo_redo;
 mod why_popover;

@@ -23,6 +23,13 @@ pub fn Narration(props: &StateProps) -> Html {
     let ctx = teach::Context::new(&s.doc.shown_scenario, &s.doc.run).with_values(s.teach.values);
     let step = s.play.step;
     let n = ctx.narrate_step(step);
+    // The course text's simplified rules, beside Flink's exact values (only while the scenario on
+    // show is still the preset's: an edit may make the course's numbers wrong).
+    let course_notes = s
+        .teach
+        .pristine_preset(&s.doc.shown_scenario)
+        .map(|p| ctx.course_rule_notes(&p.course_rules, step))
+        .unwrap_or_default();
     let embed = s.teach.mode == Mode::Embed;
     let goal = s.teach.preset.as_ref().map(|p| p.goal.clone());
     let quiz = s.teach.quiz.as_ref();
@@ -41,9 +48,10 @@ pub fn Narration(props: &StateProps) -> Html {
                 if let Some(source) = s.fold.source.narration(&s.doc.shown_scenario) {
                     <p class="narration-source" data-testid="narration-source">{ source }</p>
                 }
-                if !n.details.is_empty() {
+                if !n.details.is_empty() || !course_notes.is_empty() {
                     <ul class="narration-details" data-testid="narration-details">
                         { for n.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }
+                        { for course_notes.iter().map(|d| html! { <li class="course-rule" data-testid="course-rule-note">{ d.clone() }</li> }) }
                     </ul>
                 }
                 if let (Some(goal), false) = (goal, embed) {

@@ -317,6 +317,8 @@ fn LateRow(p: &LateRowProps) -> Html {
         <li class={classes!("side-row", p.fresh.then_some("fresh"))} data-testid="side-output-row" data-id={p.id.to_string()}
             data-key={p.key_name.clone()} data-ts={p.ts.to_string()}>
             { format!("element {} · key {} · ts {}", p.id, p.key_name, format_millis(p.ts)) }
+            // The line the course's lab prints for a late record: LATE <request_id>.
+            { " · " }<code class="late-line" title="What the lab prints for late_records">{ format!("LATE {}", p.id) }</code>
         </li>
     }
 }

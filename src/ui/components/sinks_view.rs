@@ -8,9 +8,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::state_estimate::StateEstimateView;
 use crate::engine::Window;
 use crate::engine::trace::FiringKind;
-use crate::sinks::{Amount, ChangeKind, Downstream, ResultRow, ResultValue, SinkTotals};
+use crate::sinks::{Amount, ChangeKind, Downstream, LateRecord, ResultRow, ResultValue, SinkTotals};
 use crate::teach::{ValueFormat, format};
 
 /// An amount of the sinks' column in the scenario's unit (`$8.41`); counts stay plain.
@@ -130,6 +131,7 @@ pub fn SinksView(p: &SinksViewProps) -> Html {
                     amount_text(totals.correct, totals.column, values)) }
             </p>
             { side_output(d, step, values) }
+            <StateEstimateView {step} now={d.state().at(step)} course_windows={d.state().course_windows} buffering={d.state().buffering} />
         </div>
     }
 }
@@ -337,6 +339,8 @@ fn side_output(d: &Downstream, step: usize, values: ValueFormat) -> Html {
                         <thead><tr><th>{ "id" }</th><th>{ "key" }</th><th>{ "timestamp" }</th><th>{ "value" }</th><th>{ "arrived" }</th></tr></thead>
                         <tbody>{ for items }</tbody>
                     </table>
+                    <p class="sink-what">{ "What the lab prints for late_records (its request_id is the element's id here):" }</p>
+                    <pre class="late-lines" data-testid="late-lines">{ v.records.iter().map(LateRecord::lab_line).collect::<Vec<_>>().join("\n") }</pre>
                 }
             } else {
                 <p class="counter" data-testid="late-dropped" data-count={v.late_records_dropped.to_string()}>

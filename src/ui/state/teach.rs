@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use crate::codegen::Dialect;
 use crate::engine::{Run, Scenario};
-use crate::teach::{self, Preset, Question, Score, ValueFormat, Verdict};
+use crate::teach::{self, CourseRule, Preset, Question, Score, ValueFormat, Verdict};
 use crate::ui::action::{Mode, ShareBox, WhyPopover, WhyTarget};
 use crate::ui::fragment::{self, StepParam};
 
@@ -32,6 +32,8 @@ pub struct PresetInfo {
     pub source: String,
     pub values: ValueFormat,
     pub default_step: usize,
+    /// The course text's simplified rules the narration names beside Flink's exact values.
+    pub course_rules: Vec<CourseRule>,
     /// The preset's own scenario: the scenario on show is "the preset" while it is equal.
     pub scenario: Rc<Scenario>,
 }
@@ -45,6 +47,7 @@ impl From<&Preset> for PresetInfo {
             source: p.source.clone(),
             values: p.value_format,
             default_step: p.default_step,
+            course_rules: p.course_rules.clone(),
             scenario: Rc::new(p.scenario.clone()),
         }
     }
