@@ -132,6 +132,12 @@ pub(crate) fn tvf_query(s: &Scenario, spec: TvfSpec, time: &str) -> Vec<String> 
     ]
 }
 
+/// The SQL view's query of a scenario that runs a window TVF (the Code tab's, without the
+/// program around it), over the rowtime column `ts`.
+pub fn tvf_query_text(s: &Scenario) -> Option<String> {
+    s.tvf.map(|spec| tvf_query(s, spec, "ts").join("\n"))
+}
+
 /// The error-rate alert as a query: a tumbling window with zero allowed lateness is exactly
 /// what the hand-built PseudoWindow does.
 fn alert_query(size: Millis, threshold_pct: i64) -> Vec<String> {

@@ -45,6 +45,9 @@ pub struct Preset {
     /// The preset is the golden scenario's first `k` input items, with the input left running.
     pub golden_prefix: Option<usize>,
     pub scenario: Scenario,
+    /// Opens in compare mode with this second configuration (`"compare"`, a scenario; an empty
+    /// input: the same input as `scenario`).
+    pub compare: Option<Scenario>,
 }
 
 /// A preset file that does not load: `path` names the field.
@@ -210,11 +213,18 @@ pub fn parse(name: &str, text: &str) -> Result<Preset, PresetError> {
         let path = if e.path.is_empty() { "scenario".to_string() } else { format!("scenario.{}", e.path) };
         err(&id, &path, e.message)
     })?;
+    let compare = match obj.get("compare") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(Scenario::from_value(v).map_err(|e| {
+            let path = if e.path.is_empty() { "compare".to_string() } else { format!("compare.{}", e.path) };
+            err(&id, &path, e.message)
+        })?),
+    };
     let steps = scenario.input.len() + 1;
     if default_step > steps {
         return Err(err(&id, "default_step", format!("{default_step} is past the last step {steps}")));
     }
-    Ok(Preset { id, title, goal, source, value_format, default_step, golden, golden_prefix, scenario })
+    Ok(Preset { id, title, goal, source, value_format, default_step, golden, golden_prefix, scenario, compare })
 }
 
 impl Preset {

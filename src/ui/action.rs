@@ -56,12 +56,80 @@ pub enum Action {
     RunFinished(RunFinished),
     /// Presets, modes, quiz, "why?", sharing and import (`state::teach`).
     Teach(TeachAction),
+    /// Compare mode and the SQL view's window TVF (`state::compare`).
+    Compare(CompareAction),
 }
 
-/// A run for the runner (`super::runner`): this scenario, answered with `revision`.
+/// One of compare mode's two configurations: A is the scenario on show, B the second one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// The SQL view's choice of window TVF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TvfKind {
+    Tumble,
+    Hop,
+    Cumulate,
+    Session,
+}
+
+impl TvfKind {
+    pub const ALL: [TvfKind; 4] = [TvfKind::Tumble, TvfKind::Hop, TvfKind::Cumulate, TvfKind::Session];
+
+    pub fn sql_name(&self) -> &'static str {
+        match self {
+            TvfKind::Tumble => "TUMBLE",
+            TvfKind::Hop => "HOP",
+            TvfKind::Cumulate => "CUMULATE",
+            TvfKind::Session => "SESSION",
+        }
+    }
+}
+
+/// The ready-made comparisons (`state::compare`): each sets A and B from the scenario on show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareExample {
+    /// Bounded out-of-orderness 5 s against 20 s.
+    Bounds,
+    /// The DataStream window against the closest window TVF.
+    DataStreamVsTvf,
+    /// `withIdleness` off against on.
+    Idleness,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompareAction {
+    /// Compare mode with this second configuration (an empty input: the same input as A).
+    Open(Box<Scenario>),
+    Example(CompareExample),
+    Close,
+    /// A side's window: the DataStream window (`None`) or a window TVF (the SQL view: side A).
+    SetTvf(Side, Option<TvfKind>),
+    /// B's bounded out-of-orderness (ms).
+    SetBound(Millis),
+    /// B's allowed lateness (ms).
+    SetLateness(Millis),
+    /// B's `withIdleness` (ms; 0: off).
+    SetIdleness(Millis),
+}
+
+/// Which document a run is for: the scenario on show, or compare mode's second configuration
+/// (`state::compare`). A runner hands it back unchanged with the answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RunSlot {
+    #[default]
+    Main,
+    Compare,
+}
+
+/// A run for the runner (`super::runner`): this scenario, answered with `revision` and `slot`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRequest {
     pub revision: u64,
+    pub slot: RunSlot,
     pub scenario: Rc<Scenario>,
 }
 
@@ -70,6 +138,7 @@ pub struct RunRequest {
 #[derive(Clone, Debug)]
 pub struct RunFinished {
     pub revision: u64,
+    pub slot: RunSlot,
     pub result: Result<Rc<Run>, String>,
 }
 
@@ -77,6 +146,7 @@ pub struct RunFinished {
 impl PartialEq for RunFinished {
     fn eq(&self, other: &Self) -> bool {
         self.revision == other.revision
+            && self.slot == other.slot
             && match (&self.result, &other.result) {
                 (Ok(a), Ok(b)) => Rc::ptr_eq(a, b),
                 (Err(a), Err(b)) => a == b,
@@ -204,6 +274,8 @@ pub enum PanelAction {
     ToggleHelp,
     DismissBanner(usize),
     ShowBanner(String),
+    /// Sound cues on or off (`state::sound`).
+    ToggleSound,
 }
 
 /// Something on the canvas that can be selected and focused (contract §4: focus and selection are
@@ -253,6 +325,10 @@ pub enum Tab {
     Charts,
     /// The Flink program in Java, PyFlink and SQL.
     Code,
+    /// The SQL view: the window TVF, its query and rows.
+    Sql,
+    /// Compare mode's second configuration and examples.
+    Compare,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -454,6 +530,8 @@ pub enum TeachAction {
     },
     ImportError(String),
     SetDialect(Dialect),
+    /// A lab page locks editing (read-only) or unlocks it (`state::host`).
+    Lock(bool),
 }
 
 /// A field of the configuration panel (errors are shown next to it).

@@ -2,7 +2,9 @@
 //!
 //! - `#scenario=<base64url of the UTF-8 scenario JSON>` loads a scenario in the engine's format;
 //! - `#z=<base64url of raw-DEFLATE JSON>` is the same, compressed (share links use this form);
-//! - `&step=<n|end>` places the playhead.
+//! - `&step=<n|end>` places the playhead;
+//! - `&cmp=<base64url of raw-DEFLATE JSON>`: compare mode's second configuration, a scenario (an
+//!   empty input: the same input as the first).
 //!
 //! Parsing never panics: every problem is a [`FragmentError`] the banner shows as text (never as
 //! HTML). Base64url is accepted with or without `=` padding.
@@ -47,7 +49,7 @@ const URL_SAFE_LENIENT: GeneralPurpose = GeneralPurpose::new(
 );
 
 /// Longest fragment value accepted (a compressed scenario at the loader's limit fits easily).
-const MAX_FRAGMENT_CHARS: usize = 12 * 1024 * 1024;
+pub const MAX_FRAGMENT_CHARS: usize = 12 * 1024 * 1024;
 
 fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
     if value.len() > MAX_FRAGMENT_CHARS {
@@ -60,6 +62,63 @@ fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
         .map_err(|e| FragmentError(format!("the {name} value is not valid base64url ({e})")))
 }
 
+/// A scenario from a base64url raw-DEFLATE value (parameter `name`).
+fn decode_z(name: &str, value: &str) -> Result<Scenario, FragmentError> {
+    let bytes = decode_b64(name, value)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SCENARIO_BYTES).map_err(|e| {
+        FragmentError(if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            // A decompression bomb, or just too big: stopped at the loader's limit.
+            format!("the {name} value unpacks to more than {MAX_SCENARIO_BYTES} bytes, the limit of a scenario")
+        } else {
+            format!("the {name} value is not valid raw DEFLATE data ({e})")
+        })
+    })?;
+    scenario_from_json(&json, "the link")
+}
+
+fn z_text(scenario: &Scenario) -> String {
+    let json = scenario.to_json().to_string();
+    URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+}
+
+/// Compare mode's parameter (with its `&`): B, without its input while it `follow`s the first's.
+pub fn encode_compare(b: &Scenario, follow: bool) -> String {
+    if follow {
+        let config = Scenario { input: Vec::new(), ..b.clone() };
+        format!("&cmp={}", z_text(&config))
+    } else {
+        format!("&cmp={}", z_text(b))
+    }
+}
+
+/// Compare mode's second configuration in a hash (`cmp=`), if it names one.
+pub fn parse_compare(fragment: &str) -> Result<Option<Scenario>, FragmentError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    match fragment.split('&').find_map(|p| p.strip_prefix("cmp=")) {
+        Some(value) => decode_z("cmp", value).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The scenario loader of links and of a lab page's messages (`state::host`): the engine's
+/// format, its limits ([`MAX_SCENARIO_BYTES`]) and its messages; `from` says where it came from.
+pub fn scenario_from_json(bytes: &[u8], from: &str) -> Result<Scenario, FragmentError> {
+    Scenario::from_json_bytes(bytes).map_err(|e| FragmentError(format!("the scenario in {from} is not valid: {e}")))
+}
+
+/// A `step=` value: a whole number or `end`.
+pub fn parse_step(value: &str) -> Result<StepParam, FragmentError> {
+    match value {
+        "end" => Ok(StepParam::End),
+        v => v.parse::<usize>().map(StepParam::At).map_err(|_| {
+            FragmentError(format!(
+                "step must be a whole number or \"end\", not \"{}\"",
+                v.chars().take(20).collect::<String>()
+            ))
+        }),
+    }
+}
+
 /// Decodes a fragment (with or without the leading `#`).
 pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
@@ -69,38 +128,10 @@ pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
         match name {
             "scenario" => {
                 let bytes = decode_b64("scenario", value)?;
-                let s = Scenario::from_json_bytes(&bytes)
-                    .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
-                out.scenario = Some(s);
+                out.scenario = Some(scenario_from_json(&bytes, "the link")?);
             }
-            "z" => {
-                let bytes = decode_b64("z", value)?;
-                let json =
-                    miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_SCENARIO_BYTES).map_err(|e| {
-                        FragmentError(if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-                            // A decompression bomb, or just too big: stopped at the loader's limit.
-                            format!(
-                                "the z value unpacks to more than {MAX_SCENARIO_BYTES} bytes, the limit of a scenario"
-                            )
-                        } else {
-                            format!("the z value is not valid raw DEFLATE data ({e})")
-                        })
-                    })?;
-                let s = Scenario::from_json_bytes(&json)
-                    .map_err(|e| FragmentError(format!("the scenario in the link is not valid: {e}")))?;
-                out.scenario = Some(s);
-            }
-            "step" => {
-                out.step = Some(match value {
-                    "end" => StepParam::End,
-                    v => StepParam::At(v.parse::<usize>().map_err(|_| {
-                        FragmentError(format!(
-                            "step must be a whole number or \"end\", not \"{}\"",
-                            v.chars().take(20).collect::<String>()
-                        ))
-                    })?),
-                });
-            }
+            "z" => out.scenario = Some(decode_z("z", value)?),
+            "step" => out.step = Some(parse_step(value)?),
             // Unknown parameters are ignored so that later versions can add their own.
             _ => {}
         }
@@ -110,9 +141,7 @@ pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
 
 /// The share-link fragment (without `#`): `z=<base64url raw DEFLATE>&step=<n|end>`.
 pub fn encode_z(scenario: &Scenario, step: StepParam) -> String {
-    let json = scenario.to_json().to_string();
-    let compressed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    format!("z={}&step={}", URL_SAFE_LENIENT.encode(compressed), step_text(step))
+    format!("z={}&step={}", z_text(scenario), step_text(step))
 }
 
 /// The plain form (without `#`): `scenario=<base64url JSON>&step=<n|end>`.
@@ -177,6 +206,18 @@ mod tests {
             e(&format!("#z={}", URL_SAFE_LENIENT.encode(bomb)))
                 .contains(&format!("unpacks to more than {MAX_SCENARIO_BYTES} bytes"))
         );
+    }
+
+    /// Compare mode's parameter round-trips; following, it leaves the input out.
+    #[test]
+    fn compare_round_trips() {
+        let s = scenario();
+        let own = encode_compare(&s, false);
+        assert_eq!(parse_compare(&format!("#z=x{own}")).ok(), Some(Some(s.clone())));
+        let follow = parse_compare(&encode_compare(&s, true)[1..]).ok().flatten();
+        assert_eq!(follow, Some(Scenario { input: Vec::new(), ..s }));
+        assert_eq!(parse_compare("#z=x&step=3").ok(), Some(None));
+        assert!(parse_compare("cmp=AAAA").err().is_some_and(|e| e.0.contains("cmp value is not valid raw DEFLATE")));
     }
 
     /// An empty fragment or unknown parameters name no scenario.

@@ -4,9 +4,9 @@
 //! than the newest request is dropped.
 //!
 //! ```text
-//!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, scenario }
+//!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, slot, scenario }
 //!                                               │  AppState::dispatch hands it to the runner
-//!  MainThreadRunner::submit ── engine::run ─────┴──▶ Some(RunFinished { revision, result })   (at once)
+//!  MainThreadRunner::submit ── engine::run ─────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
 //!  (a Web Worker runner: None now, Action::RunFinished later, from its message handler)
 //!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
 //! ```
@@ -18,7 +18,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::engine::run;
-pub use crate::ui::action::{RunFinished, RunRequest};
+pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
 /// Where engine runs happen.
 pub trait Runner {
@@ -36,7 +36,8 @@ pub struct MainThreadRunner;
 
 impl Runner for MainThreadRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
-        Some(RunFinished { revision: request.revision, result: Ok(Rc::new(run(&request.scenario))) })
+        let RunRequest { revision, slot, scenario } = request;
+        Some(RunFinished { revision, slot, result: Ok(Rc::new(run(&scenario))) })
     }
 
     fn name(&self) -> &'static str {
@@ -72,9 +73,10 @@ mod tests {
             r#"{"assigner": {"kind": "tumbling", "size": 10}, "input": [{"id": 1, "key": "A", "ts": 1}]}"#,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let answer = MainThreadRunner.submit(RunRequest { revision: 7, scenario: Rc::new(scenario) });
-        let Some(RunFinished { revision, result: Ok(run) }) = answer else { panic!("no run") };
-        assert_eq!(revision, 7);
+        let answer =
+            MainThreadRunner.submit(RunRequest { revision: 7, slot: RunSlot::Compare, scenario: Rc::new(scenario) });
+        let Some(RunFinished { revision, slot, result: Ok(run) }) = answer else { panic!("no run") };
+        assert_eq!((revision, slot), (7, RunSlot::Compare), "the answer names the request's revision and slot");
         assert_eq!(run.steps, 2);
         assert_eq!(format!("{:?}", RunnerRef::default()), "RunnerRef(main-thread)");
     }

@@ -18,6 +18,19 @@ pub fn write_autosave(text: &str) -> Result<(), String> {
     storage()?.set_item(AUTOSAVE_KEY, text).map_err(|e| js_error(&e))
 }
 
+/// The localStorage key of the sound setting (`"on"`; anything else, or none, is off).
+pub const SOUND_KEY: &str = "tidemark.sound.v1";
+
+/// Whether sound cues were left on (off when the storage is blocked or empty).
+pub fn read_sound() -> bool {
+    storage().ok().and_then(|s| s.get_item(SOUND_KEY).ok().flatten()).is_some_and(|v| v == "on")
+}
+
+/// Keeps the sound setting.
+pub fn write_sound(on: bool) -> Result<(), String> {
+    storage()?.set_item(SOUND_KEY, if on { "on" } else { "off" }).map_err(|e| js_error(&e))
+}
+
 fn storage() -> Result<web_sys::Storage, String> {
     let window = web_sys::window().ok_or("no window")?;
     match window.local_storage() {

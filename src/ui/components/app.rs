@@ -11,6 +11,7 @@ use super::arrival_strip::ArrivalStrip;
 use super::banners::Banners;
 use super::blackout::Blackout;
 use super::canvas::Canvas;
+use super::compare_view::{CompareView, side_label};
 use super::context_menu::ContextMenu;
 use super::course_bar::CourseBar;
 use super::editor_dialog::editor_dialog;
@@ -25,8 +26,8 @@ use super::side_panel::SidePanel;
 use super::why_popover::WhyLayer;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
 use crate::ui::hooks::{
-    use_app, use_autosave, use_frame_clock, use_hash_link, use_keyboard, use_resize_observer, use_saved_fragment,
-    use_url_sync,
+    use_app, use_autosave, use_frame_clock, use_hash_link, use_host_api, use_keyboard, use_resize_observer,
+    use_saved_fragment, use_sound, use_url_sync,
 };
 
 /// Installs the panic hook: the console message, plus a visible banner instead of a dead page.
@@ -70,15 +71,19 @@ pub fn App() -> Html {
     use_autosave(&state, saved.clone());
     use_url_sync(&state, saved, written);
     use_frame_clock(state.play.playing, state.dispatcher());
+    use_host_api(&state);
+    use_sound(&state);
 
     let s = &*state;
     let mode = s.teach.mode;
     let embed = mode == Mode::Embed;
+    let comparing = s.compare.is_some();
     let root_class = classes!(
         "app",
         (!s.chrome.panel_open).then_some("panel-closed"),
         format!("mode-{}", mode.as_str()),
         s.teach.quiz.is_some().then_some("quiz-on"),
+        s.teach.locked.then_some("locked"),
         matches!(s.chrome.tab, Tab::Sinks | Tab::Charts | Tab::Code).then_some("wide-panel"),
     );
     let (run_state, revision) = s.run_status();
@@ -98,10 +103,16 @@ pub fn App() -> Html {
                 <CourseBar state={state.clone()} />
             }
             <main class="main">
-                <section class="canvas-wrap" aria-label="Timeline" data-testid="timeline">
+                <section class={classes!("canvas-wrap", comparing.then_some("comparing"))} aria-label="Timeline" data-testid="timeline">
+                    if comparing {
+                        { side_label("A", crate::ui::state::compare::summary(&s.doc.scenario)) }
+                    }
                     <div class="canvas-box" ref={canvas_box}>
                         <Canvas state={state.clone()} />
                     </div>
+                    if comparing {
+                        <CompareView state={state.clone()} />
+                    }
                     <Narration state={state.clone()} />
                     if !embed {
                         <Legend />

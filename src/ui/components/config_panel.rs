@@ -22,7 +22,18 @@ pub fn config_panel(state: &AppHandle) -> Html {
         let state = state.clone();
         Callback::from(move |edit: ConfigEdit| state.dispatch(Action::Config(edit)))
     };
-    html! { <ConfigForm view={state.config.view(scenario)} errors={state.config.errors(scenario)} {on_edit} /> }
+    let form =
+        html! { <ConfigForm view={state.config.view(scenario)} errors={state.config.errors(scenario)} {on_edit} /> };
+    if !state.teach.locked {
+        return form;
+    }
+    // A lab page locked editing: every control of the form is disabled, and says why.
+    html! {
+        <fieldset class="config-lock" disabled=true data-testid="config-locked">
+            <legend>{ "Read-only: the lab page has locked editing" }</legend>
+            { form }
+        </fieldset>
+    }
 }
 
 #[derive(Properties, PartialEq)]

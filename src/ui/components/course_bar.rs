@@ -29,11 +29,11 @@ fn share(state: &AppHandle, what: &'static str) {
             let title = s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.title.clone());
             embed_code(
                 &base,
-                &s.teach.embed_fragment(&s.doc.scenario, s.play.step, s.doc.steps()),
+                &format!("{}{}", s.teach.embed_fragment(&s.doc.scenario, s.play.step, s.steps()), s.compare_param()),
                 &format!("Tidemark: {title}"),
             )
         }
-        _ => format!("{base}#{}", s.teach.share_fragment(&s.doc.scenario, s.play.step, s.doc.steps())),
+        _ => format!("{base}#{}{}", s.teach.share_fragment(&s.doc.scenario, s.play.step, s.steps()), s.compare_param()),
     };
     let state2 = state.clone();
     let text2 = text.clone();

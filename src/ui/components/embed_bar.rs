@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::locked_badge::locked_badge;
 use crate::ui::export;
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
@@ -16,12 +17,12 @@ pub struct StateProps {
 pub fn EmbedBar(props: &StateProps) -> Html {
     let s: &AppState = &props.state;
     let title = s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.title.clone());
-    let href =
-        format!("{}#{}", export::base_url(), s.teach.share_fragment(&s.doc.scenario, s.play.step, s.doc.steps()))
-            .replace("&mode=embed", "");
+    let share = s.teach.share_fragment(&s.doc.scenario, s.play.step, s.steps());
+    let href = format!("{}#{share}{}", export::base_url(), s.compare_param()).replace("&mode=embed", "");
     html! {
         <div class="embed-bar" data-testid="embed-bar">
             <span class="embed-title" title={title.clone()}>{ title }</span>
+            { locked_badge(s.teach.locked) }
             <a class="embed-open" href={href} target="_blank" rel="noopener" data-testid="open-full"
                title="Open this scenario in the full Tidemark (configuration, outputs, charts, code)">{ "Open in Tidemark ↗" }</a>
         </div>

@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use super::locked_badge::locked_badge;
 use super::preset_menu::PresetMenu;
 use crate::ui::action::{Action, EditAction, PanelAction, ViewAction};
 use crate::ui::hooks::{AppHandle, send};
@@ -25,6 +26,7 @@ pub fn Header(props: &HeaderProps) -> Html {
             <h1 class="brand" title="Apache Flink's event-time window operator, made visible">{ "Tidemark" }</h1>
             <span class="scenario-name" title={scenario.description.clone()} data-testid="scenario-name">{ scenario.name.clone() }</span>
             <PresetMenu state={state.clone()} />
+            { locked_badge(state.teach.locked) }
             <span class="spacer" />
             { b("−", "Zoom out (-)", "zoom-out", Action::View(ViewAction::ZoomOut)) }
             { b("+", "Zoom in (+)", "zoom-in", Action::View(ViewAction::ZoomIn)) }

@@ -6,6 +6,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::icon::icon;
+use super::sound_toggle::sound_toggle;
 use super::undo_redo::UndoRedo;
 use crate::engine::scenario::InputItem;
 use crate::engine::time::format_millis;
@@ -35,11 +36,12 @@ pub fn playback(state: &AppHandle) -> Html {
         Callback::from(move |a: PlayAction| state.dispatch(Action::Play(a)))
     };
     let s = &**state;
-    let steps = s.doc.steps();
+    let steps = s.steps();
     html! {
         <PlaybackBar step={s.play.step} {steps} playing={s.play.playing} speed={s.play.speed}
                      where_text={where_text(&s.doc.scenario.input, s.play.step, steps)} {on_play}>
             <UndoRedo state={state.clone()} />
+            { sound_toggle(state) }
         </PlaybackBar>
     }
 }

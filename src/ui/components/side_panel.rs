@@ -1,12 +1,14 @@
-//! The side panel: its tabs (output, sinks, charts, code, configuration, step log) and the one on show.
+//! The side panel: its tabs (output, sinks, charts, code, configuration, SQL, compare, step log) and the one on show.
 
 use yew::prelude::*;
 
 use super::charts_panel::ChartsPanel;
 use super::code_panel::CodePanel;
+use super::compare_panel::ComparePanel;
 use super::config_panel::config_panel;
 use super::output_list::OutputList;
 use super::sinks_panel::SinksPanel;
+use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
 use crate::ui::action::{Action, PanelAction, Tab};
 use crate::ui::hooks::AppHandle;
@@ -39,6 +41,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 { tab_button(Tab::Charts, "Charts", "tab-charts") }
                 { tab_button(Tab::Code, "Code", "tab-code") }
                 { tab_button(Tab::Config, "Configure", "tab-config") }
+                { tab_button(Tab::Sql, "SQL", "tab-sql") }
+                { tab_button(Tab::Compare, "Compare", "tab-compare") }
                 { tab_button(Tab::Log, "Step log", "tab-log") }
                 <span class="tab-count">{ format!("{outputs} record(s)") }</span>
             </div>
@@ -51,6 +55,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Sinks => html! { <SinksPanel state={state.clone()} /> },
                         Tab::Charts => html! { <ChartsPanel state={state.clone()} /> },
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },
+                        Tab::Sql => html! { <SqlPanel state={state.clone()} /> },
+                        Tab::Compare => html! { <ComparePanel state={state.clone()} /> },
                     }
                 }
             </div>

@@ -10,19 +10,25 @@
 //! | [`use_frame_clock`] | while playing, every animation frame → a tick |
 //! | [`use_resize_observer`] | an element's size → a callback |
 //! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
+//! | [`use_host_api`] | a lab page's messages → actions; the step, edits, quiz answers and the height → the lab page |
+//! | [`use_sound`] | each step the playhead lands on → its sound cues (Web Audio), when sound is on |
 
 mod use_app;
 mod use_extras;
 mod use_frame_clock;
 mod use_hash_link;
+mod use_host_api;
 mod use_keyboard;
 mod use_resize_observer;
+mod use_sound;
 mod use_url_sync;
 
 pub use use_app::{AppHandle, location_hash, send, use_app};
 pub use use_extras::{ScenarioJson, use_extras, use_scenario_json};
 pub use use_frame_clock::use_frame_clock;
 pub use use_hash_link::use_hash_link;
+pub use use_host_api::use_host_api;
 pub use use_keyboard::use_keyboard;
 pub use use_resize_observer::use_resize_observer;
+pub use use_sound::use_sound;
 pub use use_url_sync::{use_autosave, use_saved_fragment, use_url_sync};

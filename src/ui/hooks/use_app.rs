@@ -8,7 +8,7 @@ use yew::prelude::*;
 use crate::ui::action::{Action, PlayAction};
 use crate::ui::runner::MainThreadRunner;
 use crate::ui::state::AppState;
-use crate::ui::storage::read_autosave;
+use crate::ui::storage::{read_autosave, read_sound};
 
 /// The state handle the components share.
 pub type AppHandle = UseReducerHandle<AppState>;
@@ -19,7 +19,7 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // Frame-clock ticks between steps change no visible state: no new state, no render.
         if let Action::Play(PlayAction::Tick { now_millis }) = action {
-            if !self.play.advance_clock(now_millis, self.doc.steps()) {
+            if !self.play.advance_clock(now_millis, self.steps()) {
                 return self;
             }
             let mut next = (*self).clone();
@@ -45,7 +45,9 @@ pub fn use_app() -> AppHandle {
             .and_then(|w| w.inner_width().ok())
             .and_then(|v| v.as_f64())
             .map_or(1000.0, |w| (w - 40.0).max(300.0));
-        AppState::start(&location_hash(), read_autosave(), width, Rc::new(MainThreadRunner))
+        let mut s = AppState::start(&location_hash(), read_autosave(), width, Rc::new(MainThreadRunner));
+        s.chrome.sound = read_sound();
+        s
     })
 }
 

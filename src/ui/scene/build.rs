@@ -173,6 +173,8 @@ impl<'a> SceneInput<'a> {
             drag_label: self.drag_label(),
             hint: (self.fold.view.step == 0 && !self.two_d).then_some(vp.width_px / 2.0),
             two_d,
+            tvf_rows: if self.two_d { Rc::from([]) } else { self.tvf_rows(&names.keys) },
+            marks: Vec::new(),
             animate: self.animate,
             anim_seq: self.anim_seq,
             fx_ms: 520.0 / self.speed,

@@ -15,6 +15,7 @@
 //! the windows of one lane is compared by value, so a drag redraws only the groups it changed.
 
 mod build;
+pub mod diff;
 pub mod fold;
 mod hit;
 pub mod label;
@@ -22,6 +23,7 @@ pub mod layout;
 pub mod nav;
 pub mod process;
 pub mod source;
+mod tvf;
 
 use std::rc::Rc;
 
@@ -321,6 +323,37 @@ pub struct TwoD {
     pub dots: Rc<[MarbleItem]>,
 }
 
+/// A row of a window TVF (`window_start`, `window_end`, `window_time`, the aggregates), drawn as a
+/// ◆ at its `window_time` on its window's band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TvfRowItem {
+    pub key_name: Rc<str>,
+    pub window_start: Millis,
+    pub window_end: Millis,
+    pub window_time: Millis,
+    pub sum: i64,
+    pub count: u64,
+    /// The ◆'s centre.
+    pub x: f64,
+    pub y: f64,
+    /// The text beside it, when the band has room (right-aligned, ending left of the ◆).
+    pub text: Option<Rc<str>>,
+    pub title: Rc<str>,
+}
+
+/// Compare mode: a window or an element that differs from the other configuration's (a dashed
+/// outline and a ≠ glyph; its title says what differs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiffMark {
+    /// `window` or `element`.
+    pub kind: &'static str,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub title: Rc<str>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub backend: Backend,
@@ -344,6 +377,10 @@ pub struct Scene {
     /// Before the first step: the hint where to start, at this x.
     pub hint: Option<f64>,
     pub two_d: Option<TwoD>,
+    /// The window TVF's rows emitted up to the playhead.
+    pub tvf_rows: Rc<[TvfRowItem]>,
+    /// Compare mode's differences (`diff::Diff::mark`).
+    pub marks: Vec<DiffMark>,
     pub animate: bool,
     pub anim_seq: u64,
     /// The effects' duration (CSS `--fx-ms`).

@@ -73,6 +73,8 @@ pub struct Chrome {
     pub panel_open: bool,
     pub tab: Tab,
     pub help_open: bool,
+    /// Sound cues as the playhead moves (`state::sound`); off by default.
+    pub sound: bool,
 }
 
 impl Default for Chrome {
@@ -85,6 +87,7 @@ impl Default for Chrome {
             panel_open: true,
             tab: Tab::Output,
             help_open: false,
+            sound: false,
         }
     }
 }
@@ -105,6 +108,7 @@ impl Chrome {
                 }
             }
             PanelAction::ShowBanner(b) => self.banners.push(b),
+            PanelAction::ToggleSound => self.sound = !self.sound,
         }
     }
 }

@@ -14,7 +14,9 @@
 //!    │    Select / Canvas ──────────▶ focus.rs     selection = canvas focus, keyboard moves (scene::nav)
 //!    │    Panel / menus ────────────▶ chrome.rs    banners, menu, editor, tabs, help
 //!    │    Key ──────────────────────▶ keys.rs      the key map → one of the above
+//!    │    Compare ──────────────────▶ compare.rs   compare mode's second configuration, the SQL view's TVF
 //!    │    RunFinished ──────────────▶ here         install the run (or drop it), then what follows a run
+//!    ├─ sync: compare mode's B follows A's input (compare.rs)
 //!    ├─ drain: each RunRequest to the runner; an answer at once is reduced here too
 //!    ├─ record the undo step (a drag: at its end)
 //!    └─ refresh the view fold at the playhead (scene::fold)
@@ -24,18 +26,23 @@
 //! components, so the whole interaction model is tested natively (`state/tests/`).
 
 pub mod chrome;
+pub mod compare;
 pub mod config;
+pub mod host;
 pub mod keys;
 pub mod playback;
 pub mod scenario;
+pub mod sound;
 pub mod teach;
 pub mod undo;
 pub mod viewport;
 
+mod compare_mode;
 mod drag;
 mod edit;
 mod focus;
 mod open;
+mod scene_key;
 
 #[cfg(test)]
 mod tests;
@@ -43,15 +50,16 @@ mod tests;
 use std::rc::Rc;
 
 use crate::ui::action::{Action, Drag, ObjectId};
-use crate::ui::geometry::Viewport;
-use crate::ui::runner::{RunFinished, RunRequest, Runner, RunnerRef};
+use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
+use crate::ui::scene::Scene;
 use crate::ui::scene::fold::StepFold;
-use crate::ui::scene::{Scene, SceneInput};
 
 use chrome::Chrome;
+use compare::Compare;
 use config::ConfigForm;
 use playback::Playback;
 use scenario::{Doc, Finished};
+use scene_key::SceneKey;
 use teach::TeachState;
 use undo::{Edits, Snapshot};
 use viewport::ViewState;
@@ -98,6 +106,8 @@ pub struct AppState {
     pub teach: TeachState,
     /// Undo history, notice, autosave status (kept across loads).
     pub edits: Edits,
+    /// Compare mode's second configuration, when on.
+    pub compare: Option<Compare>,
     runner: RunnerRef,
     /// Run requests not yet handed to the runner.
     outbox: Vec<RunRequest>,
@@ -106,22 +116,6 @@ pub struct AppState {
     fold_key: (u64, usize),
     /// What `scene` was made for.
     scene_key: Option<SceneKey>,
-}
-
-/// Everything a scene depends on besides the fold.
-#[derive(Clone, Debug, PartialEq)]
-struct SceneKey {
-    fold: (u64, usize),
-    revision: u64,
-    viewport: Viewport,
-    scale: f64,
-    two_d: bool,
-    processing_axis: bool,
-    drag: Option<Drag>,
-    selection: Option<ObjectId>,
-    animate: bool,
-    anim_seq: u64,
-    speed: f64,
 }
 
 /// States compare by identity: the reducer returns a new state for every change, so two
@@ -153,6 +147,7 @@ impl AppState {
             config: ConfigForm::default(),
             teach: TeachState::default(),
             edits: Edits::default(),
+            compare: None,
             runner: RunnerRef(runner),
             outbox: Vec::new(),
             after_run: AfterRun::default(),
@@ -169,16 +164,23 @@ impl AppState {
         let kind = self.edit_kind(&action);
         let before = self.edits.before(self.snapshot(kind.label.clone()));
         self.reduce(action);
+        self.sync_compare();
         self.drain();
         let preset = self.teach.preset.as_ref().map(|p| p.id.clone());
         let title = self.title();
-        self.edits.after(before, kind, self.drag.is_some(), (&self.doc.scenario, preset.as_deref()), || title);
+        let compare = self.compare.as_ref().map(Compare::kept);
+        let now = (&self.doc.scenario, preset.as_deref(), compare.as_ref());
+        self.edits.after(before, kind, self.drag.is_some(), now, || title);
         self.refresh();
     }
 
     fn reduce(&mut self, action: Action) {
         // The quiz holds the playhead before a deciding step until it is answered.
         let Some(action) = self.quiz_stop(action) else { return };
+        // A lab page locked editing: the student cannot change the scenario.
+        if self.teach.locked && host::refused_when_locked(&action) {
+            return;
+        }
         match action {
             Action::Load { scenario, step, banner } => self.load_scenario(*scenario, step, banner),
             Action::Fragment(f) => {
@@ -186,7 +188,7 @@ impl AppState {
                 self.open_fragment(*f);
             }
             Action::Resize { width_px, height_px } => self.view.resize(width_px, height_px, &self.doc.layout),
-            Action::Play(a) => self.play.reduce(a, self.doc.steps()),
+            Action::Play(a) => self.play.reduce(a, self.steps()),
             Action::View(a) => self.view.reduce(a, &self.doc.layout),
             Action::Select(sel) => self.select(sel),
             Action::Canvas(a) => self.canvas_action(a),
@@ -208,6 +210,7 @@ impl AppState {
             Action::AutosaveFailed(e) => self.autosave_failed(e),
             Action::RunFinished(f) => self.run_finished(f),
             Action::Teach(a) => self.reduce_teach(a),
+            Action::Compare(a) => self.reduce_compare(a),
         }
     }
 
@@ -229,12 +232,21 @@ impl AppState {
     }
 
     fn run_finished(&mut self, answer: RunFinished) {
+        if answer.slot == RunSlot::Compare {
+            let Some(c) = &mut self.compare else { return };
+            match c.doc.finish(answer) {
+                Finished::Failed(e) => self.chrome.banners.push(format!("The engine run of B failed: {e}")),
+                Finished::Installed { .. } => self.play.place(self.play.step, self.steps()),
+                Finished::Stale | Finished::Refused { .. } => {}
+            }
+            return;
+        }
         match self.doc.finish(answer) {
             Finished::Stale => {}
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
             Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),
             Finished::Installed { .. } => {
-                let steps = self.doc.steps();
+                let steps = self.steps();
                 self.play.place(self.play.step, steps);
                 let after = std::mem::take(&mut self.after_run);
                 if after.refit {
@@ -276,32 +288,18 @@ impl AppState {
             anim_seq: self.play.anim_seq,
             speed: self.play.speed,
         };
-        if self.scene_key.as_ref() != Some(&scene_key) {
-            let input = SceneInput {
-                scenario: &self.doc.scenario,
-                shown: &self.doc.shown_scenario,
-                run: &self.doc.run,
-                layout: &self.doc.layout,
-                fold: &self.fold,
-                viewport: scene_key.viewport,
-                scale: scene_key.scale,
-                two_d: scene_key.two_d,
-                processing_axis: scene_key.processing_axis,
-                drag: scene_key.drag,
-                selection: scene_key.selection,
-                animate: scene_key.animate,
-                anim_seq: scene_key.anim_seq,
-                speed: scene_key.speed,
-                snap_unit: self.view.snap_unit(),
-            };
+        let scene_changed = self.scene_key.as_ref() != Some(&scene_key);
+        if scene_changed {
+            let input = scene_key.input(&self.doc, &self.fold, self.view.snap_unit());
             self.scene = Rc::new(input.build());
-            self.scene_key = Some(scene_key);
+            self.scene_key = Some(scene_key.clone());
         }
+        self.refresh_compare(scene_key, scene_changed);
     }
 
     /// The frame clock's step while playing (`hooks::use_app` calls it when a tick moves the playhead).
     pub fn clock_step(&mut self) {
-        let steps = self.doc.steps();
+        let steps = self.steps();
         self.play.clock_step(steps);
         self.refresh();
     }
@@ -319,6 +317,7 @@ impl AppState {
     pub fn snapshot(&self, label: std::borrow::Cow<'static, str>) -> Snapshot {
         Snapshot {
             scenario: self.doc.scenario.clone(),
+            compare: self.compare.as_ref().map(Compare::kept),
             preset: self.teach.preset.clone(),
             values: self.teach.values,
             step: self.play.step,
@@ -327,15 +326,18 @@ impl AppState {
     }
 
     /// The run-status test hook's state (`running`, `done`, `error`) and revision (contract §2).
+    /// In compare mode both runs count: `running` while either is out, and the revision is the
+    /// sum of both documents' (it grows with every request of either).
     pub fn run_status(&self) -> (&'static str, u64) {
-        let state = if !self.doc.is_current() {
+        let b = self.compare.as_ref().map(|c| &c.doc);
+        let state = if !self.doc.is_current() || b.is_some_and(|b| !b.is_current()) {
             "running"
-        } else if self.doc.failure.is_some() {
+        } else if self.doc.failure.is_some() || b.is_some_and(|b| b.failure.is_some()) {
             "error"
         } else {
             "done"
         };
-        (state, self.doc.requested)
+        (state, self.doc.requested + b.map_or(0, |b| b.requested))
     }
 
     /// The runner's name (the run-status hook says which one runs).
@@ -345,6 +347,16 @@ impl AppState {
 
     /// The autosave fragment of what is on show.
     pub fn autosave_fragment(&self) -> String {
-        self.teach.autosave_fragment(&self.doc.scenario, self.play.step, self.doc.steps())
+        let mut out = self.teach.autosave_fragment(&self.doc.scenario, self.play.step, self.steps());
+        out.push_str(&self.compare_param());
+        out
+    }
+
+    /// Compare mode's link parameter (`&cmp=…`), or nothing.
+    pub fn compare_param(&self) -> String {
+        self.compare
+            .as_ref()
+            .map(|c| crate::ui::fragment::encode_compare(&c.doc.scenario, c.follow))
+            .unwrap_or_default()
     }
 }

@@ -84,7 +84,15 @@ impl AppState {
         }
         let preset = s.teach.preset.as_ref().map(|p| p.id.clone());
         match autosaved {
-            Some(saved) if names_scenario && !link_failed && saved.differs_from(&s.doc.scenario, preset.as_deref()) => {
+            Some(saved)
+                if names_scenario
+                    && !link_failed
+                    && saved.differs_from(
+                        &s.doc.scenario,
+                        preset.as_deref(),
+                        s.compare.as_ref().map(super::compare::Compare::kept).as_ref(),
+                    ) =>
+            {
                 s.edits.record_start(saved);
                 s.edits.notice = Some(Notice {
                     text: format!("Opened the link's scenario “{}” instead of your autosaved one.", s.title()),
@@ -134,6 +142,12 @@ impl AppState {
             }
             (None, None) => return Err("it names no scenario".into()),
         }
+        if let Some(b) = fragment::parse_compare(text).map_err(|e| e.0)? {
+            let follow = b.input.is_empty();
+            self.open_compare(b, follow);
+            self.drain();
+            self.refresh();
+        }
         Ok(())
     }
 
@@ -144,6 +158,7 @@ impl AppState {
         // A scenario from elsewhere (a menu, an import): no longer the preset's.
         self.teach.forget_preset();
         self.teach.why = None;
+        self.close_compare();
         self.replace_scenario(scenario, step);
         self.after_run = super::AfterRun { refit: true, announce: true };
         self.chrome.banners.extend(banner);
@@ -186,6 +201,10 @@ impl AppState {
         let step = step.unwrap_or(StepParam::At(p.default_step));
         self.load_scenario(p.scenario.clone(), Some(step), None);
         self.teach.set_preset(p);
+        // A preset that shows two configurations opens in compare mode.
+        if let Some(b) = &p.compare {
+            self.open_compare(b.clone(), b.input.is_empty());
+        }
     }
 
     /// Opens a location hash: `preset=`, `mode=`, `quiz=1` and the scenario/step parameters.
@@ -210,6 +229,16 @@ impl AppState {
                     self.teach.set_preset(p);
                 }
             }
+        }
+        // Compare mode's second configuration: the link's, or none when the link opens a scenario.
+        match fragment::parse_compare(hash) {
+            Ok(Some(b)) if opens || matches!(preset, Some((_, Some(_)))) => {
+                let follow = b.input.is_empty();
+                self.open_compare(b, follow);
+            }
+            Ok(_) if opens => self.close_compare(),
+            Ok(_) => {}
+            Err(e) => self.chrome.banners.push(format!("Could not open the link's second configuration: {e}.")),
         }
         if let Some((id, None)) = &preset {
             let ids = teach::presets::ids().join(", ");
@@ -305,6 +334,15 @@ impl AppState {
             TeachAction::Import { name, text } => self.import(&name, &text),
             TeachAction::ImportError(e) => self.teach.import_error = (!e.is_empty()).then_some(e),
             TeachAction::SetDialect(d) => self.teach.dialect = Some(d),
+            TeachAction::Lock(on) => {
+                self.teach.locked = on;
+                if on {
+                    // What was being changed stops here.
+                    self.drag = None;
+                    self.chrome.editor = None;
+                    self.chrome.menu = None;
+                }
+            }
         }
     }
 
@@ -368,6 +406,14 @@ impl AppState {
         let refit = snap.scenario.name != self.doc.scenario.name;
         let request = self.doc.replace(snap.scenario);
         self.request(request);
+        let now = self.compare.as_ref().map(super::compare::Compare::kept);
+        match snap.compare {
+            Some((b, follow)) if now.as_ref().is_none_or(|(nb, nf)| *nf != follow || **nb != *b) => {
+                self.open_compare((*b).clone(), follow)
+            }
+            Some(_) => {}
+            None => self.close_compare(),
+        }
         self.teach.preset = snap.preset;
         self.teach.values = snap.values;
         self.teach.why = None;
@@ -376,7 +422,7 @@ impl AppState {
         self.chrome.editor = None;
         self.chrome.menu = None;
         self.play.playing = false;
-        self.play.place(snap.step, self.doc.steps());
+        self.play.place(snap.step, self.steps());
         self.after_run.refit |= refit;
         self.edits.notice = None;
     }
@@ -434,6 +480,10 @@ impl AppState {
                 None => EditKind::edit("edit"),
             },
             Action::Undo | Action::Redo => EditKind::travel(),
+            Action::Compare(crate::ui::action::CompareAction::SetTvf(crate::ui::action::Side::A, _)) => {
+                EditKind::edit("change the window TVF")
+            }
+            Action::Compare(_) => EditKind::edit("change the comparison"),
             _ => EditKind::edit("edit"),
         }
     }

@@ -22,7 +22,7 @@ use std::rc::Rc;
 use crate::engine::scenario::{Element, InputItem};
 use crate::engine::{Run, Scenario, run};
 use crate::ui::action::Field;
-use crate::ui::runner::{RunFinished, RunRequest};
+use crate::ui::runner::{RunFinished, RunRequest, RunSlot};
 use crate::ui::scene::layout::RunLayout;
 
 /// Whether a committed candidate may be refused after its run.
@@ -68,6 +68,8 @@ pub struct Doc {
     pub commits: u64,
     /// The runner's failure for the newest request (the run-status `error`).
     pub failure: Option<String>,
+    /// Which document this is (its runs' requests and answers say so).
+    pub slot: RunSlot,
     proposal: Option<Proposal>,
 }
 
@@ -88,6 +90,7 @@ impl Doc {
             shown: 0,
             commits: 0,
             failure: None,
+            slot: RunSlot::Main,
             proposal: None,
         }
     }
@@ -119,7 +122,7 @@ impl Doc {
         self.revision += 1;
         self.requested = self.revision;
         self.proposal = None;
-        RunRequest { revision: self.revision, scenario: self.scenario.clone() }
+        RunRequest { revision: self.revision, slot: self.slot, scenario: self.scenario.clone() }
     }
 
     /// An edit becomes part of the document: a new revision, a commit, and its run.
@@ -131,14 +134,14 @@ impl Doc {
                 self.revision += 1;
                 self.requested = self.revision;
                 self.proposal = Some(Proposal { revision: self.revision, candidate: candidate.clone(), field });
-                RunRequest { revision: self.revision, scenario: candidate }
+                RunRequest { revision: self.revision, slot: self.slot, scenario: candidate }
             }
         }
     }
 
     /// Takes a runner's answer.
     pub fn finish(&mut self, answer: RunFinished) -> Finished {
-        if answer.revision != self.requested {
+        if answer.revision != self.requested || answer.slot != self.slot {
             return Finished::Stale;
         }
         self.shown = answer.revision;
@@ -229,7 +232,7 @@ mod tests {
         // A runner failure is reported, and the run on show stays.
         let c = d.touch();
         assert_eq!(
-            d.finish(RunFinished { revision: c.revision, result: Err("worker died".into()) }),
+            d.finish(RunFinished { revision: c.revision, slot: RunSlot::Main, result: Err("worker died".into()) }),
             Finished::Failed("worker died".into())
         );
         assert_eq!((d.failure.as_deref(), d.run.elements.len()), (Some("worker died"), 1));

@@ -164,6 +164,8 @@ pub struct TeachState {
     pub dialect: Option<Dialect>,
     /// The playback speed before lecture mode slowed it down (restored when leaving).
     pub speed_before_lecture: Option<f64>,
+    /// A lab page locked editing (`state::host`): the scenario is read-only.
+    pub locked: bool,
 }
 
 impl TeachState {
@@ -297,18 +299,25 @@ pub fn parse_params(hash: &str) -> TeachParams {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     for part in hash.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = part.split_once('=').unwrap_or((part, ""));
-        let shown: String = value.chars().take(40).collect();
         match name {
             "preset" => out.preset = Some(value.to_string()),
-            "mode" => match Mode::parse(value) {
-                Some(m) => out.mode = Some(m),
-                None => out.errors.push(format!("mode must be embed, lecture or normal, not \"{shown}\"")),
+            "mode" => match parse_mode(value) {
+                Ok(m) => out.mode = Some(m),
+                Err(e) => out.errors.push(e),
             },
             "quiz" => out.quiz = matches!(value, "1" | "on" | "true" | ""),
             _ => {}
         }
     }
     out
+}
+
+/// A `mode=` value (links and a lab page's messages say the same when it is wrong).
+pub fn parse_mode(value: &str) -> Result<Mode, String> {
+    Mode::parse(value).ok_or_else(|| {
+        let shown: String = value.chars().take(40).collect();
+        format!("mode must be embed, lecture or normal, not \"{shown}\"")
+    })
 }
 
 /// What an imported file holds.

@@ -27,11 +27,16 @@ pub const MAX_UNDO_STEPS: usize = 200;
 /// 2,000-element scenario (about 220 KB each) fit; of a 100,000-item one, four.
 pub const MAX_UNDO_BYTES: usize = 48 << 20;
 
+/// Compare mode's second configuration as kept: the scenario, and whether it follows the first's input.
+pub type KeptCompare = (Rc<Scenario>, bool);
+
 /// What an undo step restores: the scenario, the preset it came from (title and units), and
 /// the playhead.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     pub scenario: Rc<Scenario>,
+    /// Compare mode's second configuration and whether it follows the scenario's input.
+    pub compare: Option<KeptCompare>,
     pub preset: Option<Rc<PresetInfo>>,
     pub values: ValueFormat,
     pub step: usize,
@@ -42,13 +47,22 @@ pub struct Snapshot {
 impl Snapshot {
     /// Approximate bytes held: the input items dominate (keys are short).
     pub fn cost(&self) -> usize {
-        std::mem::size_of::<Scenario>() + self.scenario.input.len() * (std::mem::size_of::<InputItem>() + 16)
+        let items = |s: &Scenario| s.input.len() * (std::mem::size_of::<InputItem>() + 16);
+        std::mem::size_of::<Scenario>()
+            + items(&self.scenario)
+            + self.compare.as_ref().map_or(0, |(b, _)| std::mem::size_of::<Scenario>() + items(b))
     }
 
-    /// Whether `scenario` with `preset` is another document than this snapshot.
-    pub fn differs_from(&self, scenario: &Rc<Scenario>, preset: Option<&str>) -> bool {
-        let other_scenario = !Rc::ptr_eq(&self.scenario, scenario) && *self.scenario != **scenario;
-        other_scenario || self.preset.as_ref().map(|p| p.id.as_str()) != preset
+    /// Whether `scenario` with `preset` (and compare mode's `compare`) is another document than
+    /// this snapshot.
+    pub fn differs_from(&self, scenario: &Rc<Scenario>, preset: Option<&str>, compare: Option<&KeptCompare>) -> bool {
+        let differs = |a: &Rc<Scenario>, b: &Rc<Scenario>| !Rc::ptr_eq(a, b) && **a != **b;
+        let other_compare = match (&self.compare, compare) {
+            (None, None) => false,
+            (Some((a, fa)), Some((b, fb))) => fa != fb || differs(a, b),
+            _ => true,
+        };
+        differs(&self.scenario, scenario) || other_compare || self.preset.as_ref().map(|p| p.id.as_str()) != preset
     }
 }
 
@@ -148,7 +162,7 @@ impl Edits {
         before: Snapshot,
         kind: EditKind,
         dragging: bool,
-        now: (&Rc<Scenario>, Option<&str>),
+        now: (&Rc<Scenario>, Option<&str>, Option<&KeptCompare>),
         title: impl FnOnce() -> String,
     ) {
         if !kind.record {
@@ -158,7 +172,7 @@ impl Edits {
             self.pending = Some(before);
             return;
         }
-        if !before.differs_from(now.0, now.1) {
+        if !before.differs_from(now.0, now.1, now.2) {
             return;
         }
         let cost = before.cost();

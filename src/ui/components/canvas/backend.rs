@@ -12,6 +12,7 @@ use super::axis::axis;
 use super::effects::flights;
 use super::lanes::{lanes, side_lane};
 use super::marbles::marbles;
+use super::marks::{marks, tvf_rows};
 use super::partitions::partitions;
 use super::px::px;
 use super::timers::timers;
@@ -65,7 +66,9 @@ fn svg(s: &Scene) -> Html {
                 { side_lane(&s.side) }
                 { windows(&s.windows) }
                 { timers(&s.timers, &s.expiries) }
+                { tvf_rows(&s.tvf_rows) }
                 { marbles(&s.marbles) }
+                { marks(&s.marks) }
                 if s.animate {
                     { flights(&s.flights, s.anim_seq) }
                 }

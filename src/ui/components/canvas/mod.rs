@@ -14,6 +14,7 @@ mod backend;
 mod effects;
 mod lanes;
 mod marbles;
+mod marks;
 mod partitions;
 mod px;
 mod timers;
@@ -36,7 +37,7 @@ use crate::ui::hooks::AppHandle;
 use crate::ui::scene::{Hit, focus_key, parse_focus_key};
 use crate::ui::state::AppState;
 
-use backend::{SceneBackend, SvgBackend};
+pub use backend::{SceneBackend, SvgBackend};
 
 #[derive(Properties, PartialEq)]
 pub struct CanvasProps {

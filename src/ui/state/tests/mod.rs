@@ -1,9 +1,12 @@
 //! The interaction model, natively: the reducer driven through `dispatch` with the main-thread
 //! runner (it answers at once), or a runner that answers later (`runs.rs`).
 
+mod compare;
 mod focus;
+mod host;
 mod reducer;
 mod runs;
+mod runs_support;
 mod teach;
 mod undo;
 

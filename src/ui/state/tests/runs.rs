@@ -2,39 +2,14 @@
 //! never runs the engine, an answer for an older revision is dropped, and the run-status hook says
 //! what is out.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::runs_support::Later;
 use super::*;
 use crate::ui::action::{ConfigEdit, Field};
-use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner};
-
-/// Queues the requests; the test answers them, in any order.
-#[derive(Default)]
-struct Later(RefCell<Vec<RunRequest>>);
-
-impl Runner for Later {
-    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
-        self.0.borrow_mut().push(request);
-        None
-    }
-
-    fn name(&self) -> &'static str {
-        "later"
-    }
-}
-
-impl Later {
-    fn take(&self) -> Vec<RunFinished> {
-        let requests = std::mem::take(&mut *self.0.borrow_mut());
-        requests.into_iter().filter_map(|r| MainThreadRunner.submit(r)).collect()
-    }
-}
 
 fn answer_all(st: &mut AppState, later: &Later) {
-    for a in later.take() {
-        st.dispatch(Action::RunFinished(a));
-    }
+    later.answer_all(st);
 }
 
 /// A drag's moves each ask for a run; an answer for an older revision than the newest is dropped,

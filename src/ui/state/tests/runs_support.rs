@@ -1,0 +1,41 @@
+//! A runner that answers later, when the test says so (`runs.rs`, `compare.rs`).
+
+use std::cell::RefCell;
+
+use super::AppState;
+use crate::ui::action::Action;
+use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner};
+
+/// Queues the requests; the test answers them, in any order.
+#[derive(Default)]
+pub struct Later(RefCell<Vec<RunRequest>>);
+
+impl Runner for Later {
+    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
+        self.0.borrow_mut().push(request);
+        None
+    }
+
+    fn name(&self) -> &'static str {
+        "later"
+    }
+}
+
+impl Later {
+    /// The requests not answered yet.
+    pub fn requests(&self) -> Vec<RunRequest> {
+        self.0.borrow().clone()
+    }
+
+    pub fn take(&self) -> Vec<RunFinished> {
+        let requests = std::mem::take(&mut *self.0.borrow_mut());
+        requests.into_iter().filter_map(|r| MainThreadRunner.submit(r)).collect()
+    }
+
+    /// Answers every request, in order.
+    pub fn answer_all(&self, st: &mut AppState) {
+        for a in self.take() {
+            st.dispatch(Action::RunFinished(a));
+        }
+    }
+}
