@@ -17,6 +17,7 @@
 mod build;
 pub mod diff;
 pub mod fold;
+pub mod glyph;
 mod hit;
 pub mod label;
 pub mod layout;
@@ -29,6 +30,7 @@ use std::rc::Rc;
 
 use crate::engine::Millis;
 use crate::engine::view::{ElementOutcome, TimerStatus};
+use crate::teach::ValueFormat;
 use crate::ui::action::ObjectId;
 
 pub use build::SceneInput;
@@ -174,6 +176,8 @@ pub struct MarbleItem {
     pub key_name: Rc<str>,
     pub ts: Millis,
     pub value: i64,
+    /// The scenario's unit of values (`$4.31`, not `431`).
+    pub values: ValueFormat,
     pub x: f64,
     pub y: f64,
     pub outcome: Option<ElementOutcome>,
