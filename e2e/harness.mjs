@@ -158,6 +158,21 @@ export async function openApp({
 }
 
 /**
+ * For a test that opens several pages or contexts itself: the app's URL (TIDEMARK_URL, or a server
+ * of our own over dist/) and a browser, both closed after the test `t`. Resolves to { base, browser }.
+ */
+export async function appBrowser(t) {
+  const server = process.env.TIDEMARK_URL ? null : await startServer();
+  const base = process.env.TIDEMARK_URL || server.url;
+  const browser = await launchBrowser();
+  t.after(async () => {
+    await browser.close();
+    if (server) await server.close();
+  });
+  return { base, browser };
+}
+
+/**
  * Drags the centre of `locator` (a Playwright Locator) by (dx, dy) CSS pixels with the real mouse:
  * move, press, `steps` intermediate moves, release. Resolves to the start point {x, y}.
  */

@@ -61,7 +61,7 @@ test('insert a watermark at the playhead, and the 2-D view of event time x proce
   assert.deepEqual(app.pageErrors, []);
 });
 
-test('processing-time windows say on the axis that their bands use processing time; event-time ones do not', async (t) => {
+test('processing-time windows are drawn on the processing-time axis, with the note that no run was recorded; event-time ones are not', async (t) => {
   const PROCESSING = {
     name: 'e2e_processing_time',
     assigner: { kind: 'tumbling_processing', size: 10000 },
@@ -77,10 +77,17 @@ test('processing-time windows say on the axis that their bands use processing ti
   t.after(() => app.close());
   const { page } = app;
   await page.locator('[data-testid="output-row"][data-start="10000"]').waitFor();
-  assert.match(await page.locator('[data-testid="axis-domain-note"]').textContent(), /processing time \(arrival\)/);
+  assert.equal(await page.locator('[data-testid="axis-title"]').getAttribute('data-domain'), 'processing');
+  assert.match(await page.locator('[data-testid="axis-domain-note"]').textContent(), /Flink's rules, not a recorded run/);
+  // The marbles sit at their arrivals, like the windows' bounds: element 1 (ts 1000, arrival
+  // 12000) right of the window start 10000, element 3 (ts 3000, arrival 26000) the rightmost.
+  const cx = (id) => page.locator(`[data-testid="element"][data-id="${id}"]`).evaluate((e) => e.getBoundingClientRect().left);
+  const [x1, x2, x3] = [await cx(1), await cx(2), await cx(3)];
+  assert.ok(x1 < x2 && x2 < x3, `${x1} ${x2} ${x3}`);
   await page.goto(page.url().replace(/#.*/, `#scenario=${b64url(JSON.stringify(TUMBLING))}&step=end`));
   await page.locator('[data-testid="axis"]').waitFor();
   await page.waitForFunction(() => !document.querySelector('[data-testid="axis-domain-note"]'));
+  assert.equal(await page.locator('[data-testid="axis-title"]').getAttribute('data-domain'), 'event');
   assert.deepEqual(app.pageErrors, []);
 });
 

@@ -170,7 +170,7 @@ test('an element dropping into the side output is drawn under its timestamp whil
     (await marble.evaluate((g) => [...g.querySelectorAll('.drop-in')].length)) <= 1,
     'one animated group at most',
   );
-  const c = await centre(marble.locator('circle'));
+  const c = await centre(marble.locator('.body'));
   assert.ok(Math.abs(c.x - x(4000)) < 3, `side-output marble at x ${c.x}, its timestamp is at ${x(4000)}`);
   assert.deepEqual(app.pageErrors, []);
 });

@@ -5,8 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
+use tidemark::engine::output::RecoveryLine;
 use tidemark::engine::scenario::{
-    AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, TriggerSpec, WatermarkSpec,
+    AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Threshold,
+    TriggerSpec, WatermarkSpec,
 };
 use tidemark::engine::view::{StepView, at_step};
 use tidemark::engine::{Output, Run, Scenario, TimeWindow, TraceKind, Window, run};
@@ -32,6 +34,8 @@ fn trigger() -> impl Strategy<Value = TriggerSpec> {
         1 => (1i64..=3).prop_map(|n| TriggerSpec { base: BaseTrigger::Count { n }, purging: false }),
         1 => (1i64..=3).prop_map(|n| TriggerSpec { base: BaseTrigger::Count { n }, purging: true }),
         1 => (1i64..=3).prop_map(|i| TriggerSpec { base: BaseTrigger::ContinuousEventTime { interval: i * 10 }, purging: false }),
+        1 => (1i64..=3, any::<bool>()).prop_map(|(n, purging)| TriggerSpec { base: BaseTrigger::EarlyCount { n }, purging }),
+        1 => (1i64..=4).prop_map(|d| TriggerSpec { base: BaseTrigger::SessionMaxDuration { max_duration: d * 10 }, purging: false }),
     ]
 }
 
@@ -40,6 +44,10 @@ fn evictor() -> impl Strategy<Value = Option<EvictorSpec>> {
         4 => Just(None),
         1 => (1i64..=3, any::<bool>()).prop_map(|(n, after)| Some(EvictorSpec { kind: EvictorKind::Count { n }, do_evict_after: after })),
         1 => (0i64..=3, any::<bool>()).prop_map(|(s, after)| Some(EvictorSpec { kind: EvictorKind::Time { size: s * 10 }, do_evict_after: after })),
+        1 => (0i64..=8, any::<bool>(), any::<bool>()).prop_map(|(t, ts, after)| Some(EvictorSpec {
+            kind: EvictorKind::Delta { threshold: Threshold(t as f64 * 1.5), delta: if ts { DeltaFn::Ts } else { DeltaFn::Value } },
+            do_evict_after: after,
+        })),
     ]
 }
 
@@ -291,7 +299,7 @@ proptest! {
                 }
                 Output::Late { id, .. } => ours_late.push(*id),
                 Output::Error(e) => prop_assert!(false, "unexpected error {}", e),
-                Output::Process(_) | Output::Tvf(_) => prop_assert!(false, "not a window output"),
+                Output::Process(_) | Output::Tvf(_) | Output::Recovery(_) => prop_assert!(false, "not a window output"),
             }
         }
         prop_assert_eq!(ours, fires);
@@ -349,6 +357,7 @@ fn naive(s: &Scenario) -> (Fires, Vec<i64>) {
                     advance(wm, &mut windows, &mut fires);
                 }
             }
+            InputItem::Control(_) => {}
             InputItem::Element(e) => {
                 let mut taken = false;
                 let first = (e.ts - size).div_euclid(slide) * slide;
@@ -376,4 +385,71 @@ fn naive(s: &Scenario) -> (Fires, Vec<i64>) {
         advance(i64::MAX, &mut windows, &mut fires);
     }
     (fires, late)
+}
+
+/// The job's own lines (the oracle's), without the recovery lines.
+fn job_lines(r: &Run) -> Vec<String> {
+    r.outputs.iter().filter(|o| !matches!(o, Output::Recovery(_))).map(|o| o.to_oracle_line(&r.keys)).collect()
+}
+
+fn control(kind: ControlKind) -> InputItem {
+    InputItem::Control(Control { kind, arrival: None })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
+
+    /// Checkpoints without a crash change no result (`course_crash_checkpoints_only`): the job's
+    /// lines are those of the run without them, and the checkpoint lines count 1, 2, ...
+    #[test]
+    fn checkpoints_alone_change_nothing(s in scenario(), at in prop::collection::vec(0usize..40, 0..4)) {
+        let mut with = s.clone();
+        let mut positions: Vec<usize> = at.iter().map(|p| p % (s.input.len() + 1)).collect();
+        positions.sort_unstable();
+        for p in positions.iter().rev() {
+            with.input.insert(*p, control(ControlKind::Checkpoint));
+        }
+        let (a, b) = (run(&s), run(&with));
+        prop_assert_eq!(job_lines(&a), job_lines(&b));
+        let numbers: Vec<u32> = b.outputs.iter().filter_map(|o| match o {
+            Output::Recovery(RecoveryLine::Checkpoint { checkpoint, .. }) => Some(*checkpoint),
+            _ => None,
+        }).collect();
+        prop_assert_eq!(numbers, (1..).take(if b.error.is_some() { numbers_len(&b) } else { positions.len() }).collect::<Vec<u32>>());
+    }
+
+    /// A crash before any checkpoint restarts from nothing: the lines before it are those of the
+    /// input up to the crash (no end of input), and after `restore` come all the lines of the
+    /// whole input run from scratch (the watermark and state start again).
+    #[test]
+    fn crash_without_checkpoint_replays_everything(s in scenario(), at in 0usize..40) {
+        let p = at % (s.input.len() + 1);
+        let mut crashed = s.clone();
+        crashed.input.insert(p, control(ControlKind::Crash));
+        let mut prefix = s.clone();
+        prefix.input.truncate(p);
+        prefix.end_of_input = false;
+        let before = run(&prefix);
+        prop_assume!(before.error.is_none());
+        let whole = run(&s);
+        let r = run(&crashed);
+        let mut expected = job_lines(&before);
+        expected.push(format!("{{\"out\":\"crash\",\"item\":{p}}}"));
+        expected.push("{\"out\":\"restore\",\"checkpoint\":null,\"from_item\":0}".to_string());
+        expected.extend(job_lines(&whole));
+        prop_assert_eq!(r.oracle_lines(), expected);
+        // The playhead still has one step per input item (the replay is inside the crash step).
+        prop_assert_eq!(r.steps, crashed.input.len() + 1);
+        prop_assert_eq!(r.watermark_after_step.len(), r.steps);
+        let last_view = at_step(&r, r.steps);
+        prop_assert_eq!(last_view.outputs, r.outputs.len());
+    }
+}
+
+/// How many checkpoint lines a run printed (a run that failed stops early).
+fn numbers_len(r: &Run) -> usize {
+    r.outputs.iter().filter(|o| matches!(o, Output::Recovery(RecoveryLine::Checkpoint { .. }))).count()
 }

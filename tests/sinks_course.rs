@@ -269,7 +269,9 @@ fn invariants_over_all_scenarios() {
                 assert!(u < i, "{name}");
                 assert_eq!((d.rows()[u].key, d.rows()[u].window), (row.key, row.window), "{name}");
             }
-            if !s.assigner.is_merging() {
+            // After a restore a window's firing counter is the checkpoint's, so a recovery
+            // duplicate (n = 0 again) updates the row of the attempt before the crash.
+            if !s.assigner.is_merging() && !s.has_recovery() {
                 assert_eq!(row.updates.is_some(), row.n > 0, "{name}: row {i}: n counts earlier firings");
             }
         }

@@ -292,6 +292,18 @@ pub(crate) fn has_events(s: &Scenario) -> bool {
 /// What a real job on a bounded, single-stream source cannot reproduce of the scenario's
 /// source: partitions, and everything that depends on processing time (Tidemark replays it
 /// from the arrival times; a real job reads this input in milliseconds of wall-clock time).
+/// The scenario a program runs: checkpoint and crash items are not input a job reads (a program
+/// cannot kill its own TaskManager), so they are left out, with the caveat that says so.
+pub(crate) fn without_recovery(s: &Scenario) -> (std::borrow::Cow<'_, Scenario>, Option<String>) {
+    if !s.has_recovery() {
+        return (std::borrow::Cow::Borrowed(s), None);
+    }
+    let mut job = s.clone();
+    job.input.retain(|i| !matches!(i, InputItem::Control(_)));
+    let caveat = "The scenario's checkpoint and crash items are left out: this program runs without a failure. To see the restore, recovery duplicates included, enable checkpointing and kill a TaskManager (tests/oracle-ext records it with a MiniCluster).".to_string();
+    (std::borrow::Cow::Owned(job), Some(caveat))
+}
+
 pub(crate) fn source_caveats(s: &Scenario) -> Vec<String> {
     let mut out = Vec::new();
     let partitions = s.partition_count();

@@ -10,8 +10,9 @@
 
 use super::{
     Dialect, ERROR_EVENTS, Job, Program, REQUEST_EVENTS, SQL_COMMENTS, Text, build_error, element_fields, has_events,
-    has_watermark_items, human_duration, job, snake_name, source_caveats, time_comment, time_suffix,
+    has_watermark_items, human_duration, job, snake_name, source_caveats, time_comment, time_suffix, without_recovery,
 };
+use crate::engine::aggregate::CourseAggregate;
 use crate::engine::scenario::{
     AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
     WindowFunctionSpec,
@@ -19,7 +20,9 @@ use crate::engine::scenario::{
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 
 pub fn program(scenario: &Scenario) -> Program {
-    let g = Gen::new(scenario);
+    let (job, recovery) = without_recovery(scenario);
+    let mut g = Gen::new(&job);
+    g.caveats.extend(recovery);
     let text = g.render();
     Program {
         dialect: Dialect::Sql,
@@ -78,6 +81,12 @@ fn aggregates(function: WindowFunctionSpec) -> Vec<&'static str> {
         WindowFunctionSpec::Avg => vec!["AVG(CAST(`value` AS DOUBLE)) AS avg_value"],
         WindowFunctionSpec::Min => vec!["MIN(`value`) AS min_value"],
         WindowFunctionSpec::Max => vec!["MAX(`value`) AS max_value"],
+        // TenantCost's (usd, requests) are a SUM and a COUNT(*).
+        WindowFunctionSpec::Aggregate(CourseAggregate::TenantCost) => {
+            vec!["SUM(`value`) AS usd", "COUNT(*) AS requests"]
+        }
+        // No built-in percentile aggregate in Flink SQL 2.3: the count, and a caveat.
+        WindowFunctionSpec::Aggregate(CourseAggregate::LatencySketch { .. }) => vec!["COUNT(*) AS n"],
     }
 }
 
@@ -279,6 +288,13 @@ impl<'a> Gen<'a> {
                 "ContinuousEventTimeTrigger ({}) cannot be expressed: a window TVF emits no early results.",
                 human_duration(interval)
             )),
+            BaseTrigger::EarlyCount { n } => caveats.push(format!(
+                "The early trigger (every {n} elements, then at the watermark) cannot be expressed: a window TVF emits no early results."
+            )),
+            BaseTrigger::SessionMaxDuration { max_duration } => caveats.push(format!(
+                "The session's maximum duration ({}) cannot be expressed: a SESSION TVF has no custom trigger.",
+                human_duration(max_duration)
+            )),
         }
         if s.trigger.purging {
             caveats.push(
@@ -290,6 +306,9 @@ impl<'a> Gen<'a> {
             let what = match e.kind {
                 EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
                 EvictorKind::Time { size } => format!("TimeEvictor.of({})", human_duration(size)),
+                EvictorKind::Delta { threshold, delta } => {
+                    format!("DeltaEvictor.of({:?}, {} delta)", threshold.0, delta.name())
+                }
             };
             caveats.push(format!(
                 "The evictor ({what}) cannot be expressed: the query aggregates every row of the window."
@@ -305,6 +324,11 @@ impl<'a> Gen<'a> {
         // Nothing is ever late for GlobalWindows (its cleanup time is Long.MAX_VALUE).
         if s.side_output && !s.assigner.is_global() {
             caveats.push("The late side output cannot be expressed: SQL drops late rows.".into());
+        }
+        if let WindowFunctionSpec::Aggregate(CourseAggregate::LatencySketch { .. }) = s.function {
+            caveats.push(
+                "LatencySketch's p50/p99 are not expressed: Flink SQL's PERCENTILE interpolates between the two nearest values, while the course takes the sample at int(q * (n - 1)) of a K = 1000 reservoir (that needs a user-defined AggregateFunction), so the query gives only n = COUNT(*).".into(),
+            );
         }
         if s.function == WindowFunctionSpec::Process {
             caveats.push(
@@ -399,6 +423,7 @@ impl<'a> Gen<'a> {
                             "  -- watermark {} (scripted; not expressible)",
                             time_comment(item.watermark().unwrap_or(i64::MIN))
                         )),
+                        InputItem::Control(c) => t.line(format!("  -- {} (left out)", c.kind.name())),
                     }
                 }
             }

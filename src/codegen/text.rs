@@ -37,7 +37,7 @@ impl Text {
         self.out.push_str(s);
     }
 
-    pub(crate) fn lines(&mut self, lines: impl IntoIterator<Item = String>) {
+    pub(crate) fn lines<S: AsRef<str>>(&mut self, lines: impl IntoIterator<Item = S>) {
         for l in lines {
             self.line(l);
         }

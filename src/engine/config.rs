@@ -67,6 +67,17 @@ pub fn validate(s: &Scenario) -> Result<OperatorConfig, FlinkError> {
         BaseTrigger::EventTime => TriggerKind::EventTime,
         BaseTrigger::Count { n } => TriggerKind::Count(n),
         BaseTrigger::ContinuousEventTime { interval } => TriggerKind::ContinuousEventTime(interval),
+        // The course's classes check their argument in the constructor (`CourseFunctions.java`).
+        BaseTrigger::EarlyCount { n } if n <= 0 => {
+            return Err(illegal_argument(&format!("EarlyCountEventTimeTrigger: n must be > 0, not {n}")));
+        }
+        BaseTrigger::EarlyCount { n } => TriggerKind::EarlyCount(n),
+        BaseTrigger::SessionMaxDuration { max_duration } if max_duration <= 0 => {
+            return Err(illegal_argument(&format!(
+                "SessionMaxDurationTrigger: max_duration must be > 0, not {max_duration}"
+            )));
+        }
+        BaseTrigger::SessionMaxDuration { max_duration } => TriggerKind::SessionMaxDuration(max_duration),
     };
     // `WindowedStream.allowedLateness`: `checkArgument(millis >= 0, ...)`.
     let allowed_lateness = s.lateness();

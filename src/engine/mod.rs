@@ -30,6 +30,7 @@
 //! `trace_format.rs` (trace JSON and text), `view.rs` (the fold).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod aggregate;
 mod assigner;
 pub mod config;
 mod evictor;
@@ -39,6 +40,7 @@ pub mod operator;
 pub mod output;
 pub mod process_fn;
 pub mod recorder;
+pub mod recovery;
 pub mod run;
 pub mod scenario;
 pub mod source;

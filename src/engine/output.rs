@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
+use super::aggregate::AggregateResult;
 use super::time::{Millis, Window};
 use super::trace::{ElemIdx, FireCause, FiringKind, KeyId};
 
@@ -61,6 +62,8 @@ pub struct Firing {
     pub purge: bool,
     /// The input step during which it fired.
     pub step: usize,
+    /// What a course `AggregateFunction` returned (`aggregate(agg, pwf)`): the oracle's `result`.
+    pub result: Option<AggregateResult>,
 }
 
 impl Firing {
@@ -92,6 +95,21 @@ pub enum Output {
     Process(ProcessRecord),
     /// A row of a window TVF aggregation.
     Tvf(TvfRow),
+    /// A checkpoint completed, the TaskManager died, or the job restarted (issue 17).
+    Recovery(RecoveryLine),
+}
+
+/// The recovery lines of a run with checkpoint and crash items, in emission order between the
+/// other outputs. `item` / `from_item` are 0-based positions in `input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryLine {
+    /// Checkpoint `checkpoint` completed; it holds everything before `item`.
+    Checkpoint { checkpoint: u32, item: usize, step: usize },
+    /// The TaskManager died at `item`.
+    Crash { item: usize, step: usize },
+    /// The job restarted from `checkpoint` (`None`: no checkpoint, empty state) and the source
+    /// replays from `from_item`.
+    Restore { checkpoint: Option<u32>, from_item: usize, step: usize },
 }
 
 /// What a keyed process function emitted.
@@ -129,7 +147,7 @@ impl Output {
         match self {
             Output::Fire(f) => Some(f),
             Output::Tvf(r) => Some(&r.firing),
-            Output::Late { .. } | Output::Error(_) | Output::Process(_) => None,
+            Output::Late { .. } | Output::Error(_) | Output::Process(_) | Output::Recovery(_) => None,
         }
     }
 
@@ -162,6 +180,9 @@ impl Output {
                 o.insert("n".into(), json!(f.n));
                 o.insert("wm".into(), json!(f.watermark));
                 o.insert("cause".into(), cause);
+                if let Some(r) = &f.result {
+                    o.insert("result".into(), r.to_json());
+                }
                 Value::Object(o)
             }
             Output::Late { id, key, ts, .. } => json!({
@@ -185,6 +206,13 @@ impl Output {
                 }
                 Value::Object(o)
             }
+            Output::Recovery(RecoveryLine::Checkpoint { checkpoint, item, .. }) => {
+                json!({"out": "checkpoint", "checkpoint": checkpoint, "item": item})
+            }
+            Output::Recovery(RecoveryLine::Crash { item, .. }) => json!({"out": "crash", "item": item}),
+            Output::Recovery(RecoveryLine::Restore { checkpoint, from_item, .. }) => {
+                json!({"out": "restore", "checkpoint": checkpoint, "from_item": from_item})
+            }
             Output::Tvf(r) => json!({
                 "out": "tvf", "key": key_name(&r.firing.key), "window_start": r.window_start,
                 "window_end": r.window_end, "window_time": r.window_time, "sum": r.firing.sum,
@@ -196,8 +224,11 @@ impl Output {
 
 /// The oracle's field order per `out` kind (from its `Recorder` output); `cause` objects put
 /// `kind` first. Fields not listed follow in name order, so nothing is ever dropped.
-const ORACLE_FIELD_ORDER: [(&str, &[&str]); 5] = [
-    ("fire", &["out", "key", "start", "end", "ids", "sum", "count", "firing", "n", "wm", "cause"]),
+const ORACLE_FIELD_ORDER: [(&str, &[&str]); 8] = [
+    ("checkpoint", &["out", "checkpoint", "item"]),
+    ("crash", &["out", "item"]),
+    ("restore", &["out", "checkpoint", "from_item"]),
+    ("fire", &["out", "key", "start", "end", "ids", "sum", "count", "firing", "n", "wm", "cause", "result"]),
     ("late", &["out", "id", "key", "ts", "cause"]),
     ("error", &["out", "phase", "class", "message"]),
     ("process", &["out", "key", "kind", "ts", "wm", "id", "errors", "requests"]),

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats};
 use super::output::{FlinkError, Output, ProcessRecord};
 use super::recorder::Recorder;
+use super::recovery::{KeyedSnapshot, Snapshots};
 use super::scenario::ProcessFunctionSpec;
 use super::time::{LONG_MIN, Millis, Window};
 use super::trace::{ElemIdx, KeyId, TimeDomain, TimerPurpose, TraceKind};
@@ -36,17 +37,22 @@ struct KeyState {
     minutes: BTreeMap<Millis, (i64, i64)>,
 }
 
+/// A timer service: timers per (time, key), at most one per key and timestamp.
+type Timers = BTreeMap<(Millis, KeyId), ()>;
+
 pub struct ProcessOperator {
     spec: ProcessFunctionSpec,
     watermark: Millis,
     processing_time: Millis,
     keys: Vec<KeyState>,
     /// Event-time timers per (time, key): at most one per key and timestamp.
-    timers: BTreeMap<(Millis, KeyId), ()>,
+    timers: Timers,
     /// Processing-time timers per (time, key), likewise.
-    processing_timers: BTreeMap<(Millis, KeyId), ()>,
+    processing_timers: Timers,
     elements: Vec<ElementRec>,
     events: Vec<Option<String>>,
+    /// Completed checkpoints (issue 17): keyed state and timers, numbered from 1.
+    checkpoints: Snapshots<KeyedSnapshot<KeyState, Timers>>,
     pub rec: Recorder,
     pub stats: OperatorStats,
 }
@@ -82,6 +88,7 @@ impl ProcessOperator {
             processing_timers: BTreeMap::new(),
             elements: Vec::new(),
             events: Vec::new(),
+            checkpoints: Snapshots::default(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
             stats: OperatorStats::default(),
         }
@@ -341,6 +348,25 @@ impl ProcessOperator {
         }
         self.processing_time = now;
         self.fire_due(TimeDomain::ProcessingTime, now)
+    }
+
+    /// A checkpoint: the keyed state and both timer services (not the watermark).
+    pub fn checkpoint(&mut self) {
+        self.checkpoints.take(&self.keys, &self.timers, &self.processing_timers);
+    }
+
+    /// The restarted task: checkpoint `n`'s state and timers (none: empty), the watermark back
+    /// at `Long.MIN_VALUE`. Returns the processing-time timers already due.
+    pub fn restore(&mut self, checkpoint: Option<u32>) -> usize {
+        self.checkpoints.restore_into(checkpoint, &mut self.keys, &mut self.timers, &mut self.processing_timers);
+        self.watermark = LONG_MIN;
+        let now = self.processing_time;
+        self.processing_timers.keys().filter(|(t, _)| *t <= now).count()
+    }
+
+    /// Processing-time timers due at the restore "fire immediately" (Flink's documented rule).
+    pub fn fire_due_processing_timers(&mut self) -> Result<(), FlinkError> {
+        self.fire_due(TimeDomain::ProcessingTime, self.processing_time)
     }
 
     /// Open requests and minute entries per key, for state accounting.

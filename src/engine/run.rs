@@ -8,7 +8,8 @@ use super::operator::{ElementRec, OperatorStats, WindowOperator, validate};
 use super::output::{Firing, FlinkError, Output};
 use super::process_fn::ProcessOperator;
 use super::recorder::Recorder;
-use super::scenario::{AssignerSpec, InputItem, Scenario};
+use super::recovery::{Next, Recovery};
+use super::scenario::{AssignerSpec, ControlKind, InputItem, Scenario};
 use super::source::{Source, SourceEvent};
 use super::time::{LONG_MIN, Millis};
 use super::trace::{ElemIdx, KeyId, TraceEvent, TraceKind};
@@ -175,6 +176,13 @@ pub(crate) trait Downstream {
     fn process_watermark(&mut self, watermark: Millis) -> Result<(), FlinkError>;
     fn advance_processing_time(&mut self, now: Millis) -> Result<(), FlinkError>;
     fn current_watermark(&self) -> Millis;
+    /// A checkpoint of the operator's keyed state and timers.
+    fn checkpoint(&mut self);
+    /// Back to checkpoint `n` (none: empty state), the watermark at `Long.MIN_VALUE`; returns
+    /// how many processing-time timers are already due.
+    fn restore(&mut self, checkpoint: Option<u32>) -> usize;
+    /// Fires the processing-time timers due now (after a restore).
+    fn fire_due_processing_timers(&mut self) -> Result<(), FlinkError>;
 }
 
 impl Downstream for WindowOperator {
@@ -195,6 +203,15 @@ impl Downstream for WindowOperator {
     }
     fn current_watermark(&self) -> Millis {
         WindowOperator::current_watermark(self)
+    }
+    fn checkpoint(&mut self) {
+        WindowOperator::checkpoint(self)
+    }
+    fn restore(&mut self, checkpoint: Option<u32>) -> usize {
+        WindowOperator::restore(self, checkpoint)
+    }
+    fn fire_due_processing_timers(&mut self) -> Result<(), FlinkError> {
+        WindowOperator::fire_due_processing_timers(self)
     }
 }
 
@@ -217,14 +234,27 @@ fn apply(op: &mut dyn Downstream, events: &mut Vec<SourceEvent>) -> Result<(), F
 
 /// Feeds the scenario's input through the source into `op`, item by item, then the end of
 /// input. Returns the failure that stopped the job, if any.
+///
+/// A crash item restarts the job (`recovery.rs`): the operator gets a checkpoint's state back,
+/// the source starts again and replays the items after the checkpoint. The replay happens in the
+/// crash item's step (its events say `Replayed`), so that steps stay input items.
 pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut Run) -> Option<FlinkError> {
     let mut source = Source::new(scenario);
     let arrivals = scenario.arrivals();
     let mut key_ids: FxHashMap<&str, KeyId> = FxHashMap::default();
     let mut events = Vec::new();
-    for (step, item) in scenario.input.iter().enumerate() {
+    let mut recovery = Recovery::default();
+    // The next item the source reads; items before `frontier` have had their step (a read of
+    // one of them is a replay, in the step `crash_step`).
+    let (mut next, mut frontier, mut crash_step) = (0, 0, 0);
+    while let Some(item) = scenario.input.get(next) {
+        let replay = next < frontier;
+        let step = if replay { crash_step } else { next };
         op.rec().step = step;
-        let at = arrivals.get(step).copied().unwrap_or(0);
+        if replay {
+            op.rec().push(TraceKind::Replayed { item: next });
+        }
+        let at = arrivals.get(next).copied().unwrap_or(0);
         let outcome = (|| {
             // Processing time moves to the arrival: periodic ticks and processing-time timers
             // due before it run first, in time order.
@@ -248,27 +278,58 @@ pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut R
                     // then the generator sees it.
                     op.process_element(elem, &e.key)?;
                     source.on_element(e.partition, e.ts, at, &mut events);
-                    apply(op, &mut events)
+                    apply(op, &mut events).map(|()| Next::Continue)
                 }
                 InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                     let (wm, partition) = match item {
                         InputItem::SourceWatermark(m) => (m.wm, m.partition),
                         _ => (item.watermark().unwrap_or(LONG_MIN), 0),
                     };
-                    let wm = &wm;
                     let before = source.combined();
-                    source.on_marker(partition, *wm, at, &mut events);
-                    if source.combined() == before && *wm <= before {
-                        op.rec().push(TraceKind::WatermarkIgnored { proposed: *wm, current: before });
+                    source.on_marker(partition, wm, at, &mut events);
+                    if source.combined() == before && wm <= before {
+                        op.rec().push(TraceKind::WatermarkIgnored { proposed: wm, current: before });
                     }
-                    apply(op, &mut events)
+                    apply(op, &mut events).map(|()| Next::Continue)
                 }
+                InputItem::Control(c) => match c.kind {
+                    ControlKind::Checkpoint => {
+                        op.checkpoint();
+                        recovery.checkpoint(op.rec(), next);
+                        Ok(Next::Continue)
+                    }
+                    ControlKind::Crash => Ok(recovery.crash(op.rec(), next)),
+                },
             }
         })();
-        if let Err(e) = outcome {
-            return Some(e);
+        match outcome {
+            Err(e) => return Some(e),
+            Ok(Next::Continue) => next += 1,
+            Ok(Next::Restart { checkpoint, from_item }) => {
+                crash_step = step;
+                frontier = frontier.max(next + 1);
+                next = from_item;
+                // The restarted task: state and timers back, the watermark at Long.MIN_VALUE,
+                // the source's watermark generator from scratch.
+                let due = op.restore(checkpoint);
+                source = Source::new(scenario);
+                Recovery::restored(op.rec(), checkpoint, from_item);
+                if due > 0 {
+                    op.rec().push(TraceKind::TimersDueAtRestore { timers: due, rule_only: true });
+                    if let Err(e) = op.fire_due_processing_timers() {
+                        return Some(e);
+                    }
+                }
+            }
         }
-        result.watermark_after_step.push(op.current_watermark());
+        // A step ends when the source is back at its frontier: right after a normal item, or
+        // after a crash's replay.
+        if next >= frontier {
+            frontier = next;
+            if result.watermark_after_step.len() < next {
+                result.watermark_after_step.push(op.current_watermark());
+            }
+        }
     }
     op.rec().step = scenario.input.len();
     op.rec().push(TraceKind::EndOfInput { max_watermark: scenario.end_of_input });
@@ -302,6 +363,15 @@ impl Downstream for ProcessOperator {
     fn current_watermark(&self) -> Millis {
         ProcessOperator::current_watermark(self)
     }
+    fn checkpoint(&mut self) {
+        ProcessOperator::checkpoint(self)
+    }
+    fn restore(&mut self, checkpoint: Option<u32>) -> usize {
+        ProcessOperator::restore(self, checkpoint)
+    }
+    fn fire_due_processing_timers(&mut self) -> Result<(), FlinkError> {
+        ProcessOperator::fire_due_processing_timers(self)
+    }
 }
 
 impl Downstream for TvfOperator {
@@ -322,5 +392,15 @@ impl Downstream for TvfOperator {
     }
     fn current_watermark(&self) -> Millis {
         TvfOperator::current_watermark(self)
+    }
+    fn checkpoint(&mut self) {
+        TvfOperator::checkpoint(self)
+    }
+    fn restore(&mut self, checkpoint: Option<u32>) -> usize {
+        TvfOperator::restore(self, checkpoint);
+        0
+    }
+    fn fire_due_processing_timers(&mut self) -> Result<(), FlinkError> {
+        Ok(())
     }
 }

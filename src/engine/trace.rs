@@ -239,6 +239,39 @@ pub enum TraceKind {
         ts: Millis,
         counted: bool,
     },
+    /// Checkpoint `checkpoint` completed at the checkpoint item `item`: every operator's keyed
+    /// state and timers and the source's position (the next item), not the watermark.
+    CheckpointTaken {
+        checkpoint: u32,
+        item: usize,
+    },
+    /// The TaskManager died at the crash item `item`.
+    Crashed {
+        item: usize,
+    },
+    /// A crash item a replay passes again: it already happened, nothing dies.
+    CrashPassed {
+        item: usize,
+    },
+    /// The job restarted from `checkpoint` (`None`: no checkpoint completed, empty state): state
+    /// and timers are back, the watermark is `Long.MIN_VALUE` again and the source replays from
+    /// `from_item`.
+    Restored {
+        checkpoint: Option<u32>,
+        from_item: usize,
+    },
+    /// The restarted source reads input item `item` again (its events follow, in the crash step).
+    Replayed {
+        item: usize,
+    },
+    /// `timers` restored processing-time timers are already due at the restore and fire now,
+    /// before the first replayed item. Documented rule only ("will fire immediately", Flink's
+    /// documentation): not golden-backed, because their place among the restarted task's first
+    /// outputs is a race in real Flink (`tests/oracle-ext/experiments/ptimer-at-restore`).
+    TimersDueAtRestore {
+        timers: usize,
+        rule_only: bool,
+    },
     /// The bounded input ended; `max_watermark`: the source emitted `Long.MAX_VALUE`.
     EndOfInput {
         max_watermark: bool,

@@ -164,7 +164,7 @@ impl fmt::Display for TraceDisplay<'_> {
             TraceKind::Fired { key: k, window, output } => match self.run.firing(*output) {
                 Some(firing) => write!(
                     f,
-                    "{} firing of {} {}: sum {} count {} (n={}, wm {}){}",
+                    "{} firing of {} {}: sum {} count {} (n={}, wm {}){}{}",
                     firing.kind.label(),
                     key(k),
                     w(window),
@@ -172,7 +172,8 @@ impl fmt::Display for TraceDisplay<'_> {
                     firing.count,
                     firing.n,
                     t(firing.watermark),
-                    if firing.purge { ", then purge" } else { "" }
+                    if firing.purge { ", then purge" } else { "" },
+                    firing.result.map(|r| format!(", result {r}")).unwrap_or_default()
                 ),
                 None => write!(f, "firing of {} {}: output {output} is missing", key(k), w(window)),
             },
@@ -223,6 +224,19 @@ impl fmt::Display for TraceDisplay<'_> {
                 "end of input{}",
                 if *max_watermark { ": the source emits watermark Long.MAX" } else { " (no MAX watermark)" }
             ),
+            TraceKind::CheckpointTaken { checkpoint, item } => {
+                write!(f, "checkpoint {checkpoint} completed at item {item}: keyed state, timers, source position")
+            }
+            TraceKind::Crashed { item } => write!(f, "TaskManager dies at item {item}"),
+            TraceKind::CrashPassed { item } => write!(f, "replay passes the crash at item {item}"),
+            TraceKind::Restored { checkpoint, from_item } => match checkpoint {
+                Some(n) => write!(f, "restart from checkpoint {n}: watermark Long.MIN, replay from item {from_item}"),
+                None => write!(f, "restart without a checkpoint: empty state, replay from item {from_item}"),
+            },
+            TraceKind::Replayed { item } => write!(f, "replay of item {item}"),
+            TraceKind::TimersDueAtRestore { timers, .. } => {
+                write!(f, "{timers} processing-time timer(s) due at the restore fire at once (documented rule only)")
+            }
             TraceKind::Error { phase, class, message } => write!(f, "error ({phase}): {class}: {message}"),
         }
     }

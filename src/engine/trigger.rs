@@ -41,6 +41,12 @@ pub enum TriggerKind {
     ContinuousEventTime(Millis),
     /// `ProcessingTimeTrigger`: the default of processing-time assigners.
     ProcessingTime,
+    /// The course's `EarlyCountEventTimeTrigger(n)` ("every N elements, then at the
+    /// watermark"): `CountTrigger`'s counting and `EventTimeTrigger`'s end timer in one class.
+    EarlyCount(i64),
+    /// The course's `SessionMaxDurationTrigger(max_duration)`: `EventTimeTrigger` plus a cap
+    /// timer at `start + max_duration - 1` that fires and purges.
+    SessionMaxDuration(Millis),
 }
 
 /// The trigger's partitioned state for one window (`ReducingState`s in Flink).
@@ -121,7 +127,15 @@ impl Trigger {
         // `EventTimeTrigger` and `ProcessingTimeTrigger` are `Trigger<Object, TimeWindow>`: on a
         // `GlobalWindow` the JVM's cast fails at the first element
         // (`global_event_time_trigger_class_cast`, recorded with real Flink).
-        if window == Window::Global && matches!(self.kind, TriggerKind::EventTime | TriggerKind::ProcessingTime) {
+        if window == Window::Global
+            && matches!(
+                self.kind,
+                TriggerKind::EventTime
+                    | TriggerKind::ProcessingTime
+                    | TriggerKind::EarlyCount(_)
+                    | TriggerKind::SessionMaxDuration(_)
+            )
+        {
             return Err(FlinkError::run(
                 "java.lang.ClassCastException",
                 "class org.apache.flink.streaming.api.windowing.windows.GlobalWindow cannot be cast to class org.apache.flink.streaming.api.windowing.windows.TimeWindow (org.apache.flink.streaming.api.windowing.windows.GlobalWindow and org.apache.flink.streaming.api.windowing.windows.TimeWindow are in unnamed module of loader 'app')",
@@ -143,17 +157,7 @@ impl Trigger {
                 ctx.register_event_time_timer(max_ts);
                 TriggerResult::CONTINUE
             }
-            TriggerKind::Count(n) => {
-                let st = ctx.state();
-                let count = st.count.unwrap_or(0).wrapping_add(1);
-                if count >= n {
-                    st.count = None;
-                    TriggerResult::FIRE
-                } else {
-                    st.count = Some(count);
-                    TriggerResult::CONTINUE
-                }
-            }
+            TriggerKind::Count(n) => count_element(n, ctx),
             TriggerKind::ContinuousEventTime(interval) => {
                 if max_ts <= ctx.current_watermark() {
                     // "if the watermark is already past the window fire immediately"
@@ -174,6 +178,31 @@ impl Trigger {
                 ctx.register_processing_time_timer(max_ts);
                 TriggerResult::CONTINUE
             }
+            TriggerKind::EarlyCount(n) => {
+                if max_ts <= ctx.current_watermark() {
+                    // A late element kept by allowed lateness: FIRE, the count is not touched.
+                    TriggerResult::FIRE
+                } else {
+                    ctx.register_event_time_timer(max_ts);
+                    count_element(n, ctx)
+                }
+            }
+            TriggerKind::SessionMaxDuration(d) => {
+                let wm = ctx.current_watermark();
+                let cap = session_cap(window, d);
+                if max_ts <= wm {
+                    TriggerResult::FIRE
+                } else if cap.is_some_and(|c| c <= wm) {
+                    // The session outgrew its maximum duration earlier: fire and purge at once.
+                    TriggerResult::FIRE_AND_PURGE
+                } else {
+                    ctx.register_event_time_timer(max_ts);
+                    if let Some(c) = cap {
+                        ctx.register_event_time_timer(c);
+                    }
+                    TriggerResult::CONTINUE
+                }
+            }
         };
         Ok(self.wrap(r))
     }
@@ -181,7 +210,11 @@ impl Trigger {
     /// `Trigger.onEventTime`.
     pub fn on_event_time(&self, time: Millis, window: Window, ctx: &mut impl TriggerContext) -> TriggerResult {
         let r = match self.kind {
-            TriggerKind::EventTime | TriggerKind::EndOfStream => {
+            TriggerKind::SessionMaxDuration(d) if session_cap(window, d) == Some(time) => TriggerResult::FIRE_AND_PURGE,
+            TriggerKind::EventTime
+            | TriggerKind::EndOfStream
+            | TriggerKind::EarlyCount(_)
+            | TriggerKind::SessionMaxDuration(_) => {
                 if time == window.max_timestamp() {
                     TriggerResult::FIRE
                 } else {
@@ -239,6 +272,23 @@ impl Trigger {
                     ctx.register_event_time_timer(t);
                 }
             }
+            TriggerKind::EarlyCount(_) => {
+                // The counts add up; the merged count is checked at the next element.
+                ctx.merge_partitioned_state(merged);
+                if max_ts > ctx.current_watermark() {
+                    ctx.register_event_time_timer(max_ts);
+                }
+            }
+            TriggerKind::SessionMaxDuration(d) => {
+                let wm = ctx.current_watermark();
+                if max_ts > wm {
+                    ctx.register_event_time_timer(max_ts);
+                }
+                // A merge that moves the start back moves the cap back.
+                if let Some(c) = session_cap(window, d).filter(|c| *c > wm) {
+                    ctx.register_event_time_timer(c);
+                }
+            }
         }
     }
 
@@ -251,6 +301,16 @@ impl Trigger {
             TriggerKind::Count(_) => {
                 ctx.clear_state();
             }
+            TriggerKind::EarlyCount(_) => {
+                ctx.delete_event_time_timer(window.max_timestamp());
+                ctx.clear_state();
+            }
+            TriggerKind::SessionMaxDuration(d) => {
+                ctx.delete_event_time_timer(window.max_timestamp());
+                if let Some(c) = session_cap(window, d) {
+                    ctx.delete_event_time_timer(c);
+                }
+            }
             TriggerKind::ContinuousEventTime(_) => {
                 // Deletes only the pending interval timer, not the `max_timestamp` one it
                 // registered in onElement (Flink's code does the same).
@@ -260,6 +320,29 @@ impl Trigger {
             }
         }
     }
+}
+
+/// `CountTrigger`'s counting (the early trigger's too): one more element in the window's count;
+/// the n-th clears the count and fires.
+fn count_element(n: i64, ctx: &mut impl TriggerContext) -> TriggerResult {
+    let st = ctx.state();
+    let count = st.count.unwrap_or(0).wrapping_add(1);
+    if count >= n {
+        st.count = None;
+        TriggerResult::FIRE
+    } else {
+        st.count = Some(count);
+        TriggerResult::CONTINUE
+    }
+}
+
+/// `SessionMaxDurationTrigger.cap`: `start + max_duration - 1`, the last millisecond of the
+/// session's maximum duration; only while it is before the window's max timestamp (a session
+/// that ends before its cap has none). `None` on overflow, as the Java class checks.
+pub fn session_cap(window: Window, max_duration: Millis) -> Option<Millis> {
+    let Window::Time(w) = window else { return None };
+    let c = w.start.wrapping_add(max_duration).wrapping_sub(1);
+    (c >= w.start && c < window.max_timestamp()).then_some(c)
 }
 
 /// `ContinuousEventTimeTrigger.registerNextFireTimestamp`: the next interval boundary, capped at
@@ -720,5 +803,118 @@ mod tests {
         assert_eq!(h.watermark(LONG_MAX - 1), vec![]);
         assert_eq!(h.watermark(LONG_MAX), vec![(Window::Global, FIRE)]);
         assert_eq!(h.timers(), vec![]);
+    }
+
+    /// The course's early trigger: every N-th element fires (a running total, nothing purged)
+    /// and the end timer fires at the watermark; the count starts again after each early firing.
+    #[test]
+    fn early_count_fires_every_n_then_at_the_watermark() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::EarlyCount(2)));
+        assert_eq!(h.elements(&[(0, w(0, 10)), (1, w(0, 10))]), [CONTINUE, FIRE]);
+        assert_eq!(h.state_entries(), 0);
+        assert_eq!(h.element(2, w(0, 10)), CONTINUE);
+        assert_eq!(h.state, BTreeMap::from([(w(0, 10), TriggerState { count: Some(1), fire_time: None })]));
+        // One end timer, registered once however many elements came.
+        assert_eq!(h.timers(), vec![(9, w(0, 10))]);
+        assert_eq!(h.watermark(9), vec![(w(0, 10), FIRE)]);
+        assert_eq!(h.timers(), vec![]);
+    }
+
+    /// The early trigger's late rule: once the watermark passed the window's end, an element
+    /// (kept by allowed lateness) fires at once, registers nothing and leaves the count alone.
+    #[test]
+    fn early_count_late_element_fires_and_keeps_the_count() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::EarlyCount(3)));
+        assert_eq!(h.element(0, w(0, 10)), CONTINUE);
+        assert_eq!(h.watermark(9), vec![(w(0, 10), FIRE)]);
+        assert_eq!(h.element(1, w(0, 10)), FIRE);
+        assert_eq!(h.element(2, w(0, 10)), FIRE);
+        assert_eq!(h.state, BTreeMap::from([(w(0, 10), TriggerState { count: Some(1), fire_time: None })]));
+        assert_eq!(h.timers(), vec![]);
+    }
+
+    /// The early trigger on sessions: a merge adds the counts and registers the merged end
+    /// timer; the merged count is checked only at the next element.
+    #[test]
+    fn early_count_merge_adds_counts_checked_at_the_next_element() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::EarlyCount(5)));
+        assert_eq!(h.elements(&[(0, w(0, 10)), (1, w(0, 10)), (20, w(20, 30)), (21, w(20, 30))]), [CONTINUE; 4]);
+        h.merge(w(0, 30), &[tw(0, 10), tw(20, 30)]);
+        assert_eq!(h.state, BTreeMap::from([(w(0, 30), TriggerState { count: Some(4), fire_time: None })]));
+        // The absorbed windows' timers went with their `clear`.
+        assert_eq!(h.timers(), vec![(29, w(0, 30))]);
+        assert_eq!(h.element(10, w(0, 30)), FIRE);
+        // A merge behind the watermark registers no timer.
+        h.watermark(100);
+        h.merge(w(0, 40), &[tw(0, 30)]);
+        assert_eq!(h.timers(), vec![]);
+        h.clear(w(0, 40));
+        assert_eq!(h.state_entries(), 0);
+    }
+
+    /// PurgingTrigger over the early trigger: each early firing purges (a delta).
+    #[test]
+    fn purging_early_count_purges_each_firing() {
+        let mut h = Harness::new(Trigger::purging(TriggerKind::EarlyCount(2)));
+        assert_eq!(h.elements(&[(0, w(0, 10)), (1, w(0, 10))]), [CONTINUE, FIRE_AND_PURGE]);
+        assert_eq!(h.watermark(9), vec![(w(0, 10), FIRE_AND_PURGE)]);
+    }
+
+    /// The capped session: the cap timer at start + max - 1 exists only while it is before the
+    /// window's max timestamp; it fires and purges, the end fires.
+    #[test]
+    fn session_max_duration_cap_fires_and_purges() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::SessionMaxDuration(30)));
+        // [0, 30): max timestamp 29 = cap 29 -> no cap.
+        assert_eq!(h.element(0, w(0, 30)), CONTINUE);
+        assert_eq!(h.timers(), vec![(29, w(0, 30))]);
+        h.clear(w(0, 30));
+        // [0, 31): cap 29 < max timestamp 30.
+        assert_eq!(h.element(0, w(0, 31)), CONTINUE);
+        assert_eq!(h.timers(), vec![(29, w(0, 31)), (30, w(0, 31))]);
+        assert_eq!(h.watermark(30), vec![(w(0, 31), FIRE_AND_PURGE), (w(0, 31), FIRE)]);
+        assert_eq!(session_cap(w(0, 31), 30), Some(29));
+        assert_eq!(session_cap(w(0, 30), 30), None);
+        assert_eq!(session_cap(Window::Global, 30), None);
+        // start + max overflows: no cap, as the Java class checks.
+        assert_eq!(session_cap(w(LONG_MAX - 10, LONG_MAX), 100), None);
+    }
+
+    /// The capped session after its cap: an element of the (still open) session fires and
+    /// purges at once; after the end the late rule fires; clear deletes both timers.
+    #[test]
+    fn session_max_duration_outgrown_and_late_rules() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::SessionMaxDuration(10)));
+        assert_eq!(h.element(0, w(0, 20)), CONTINUE);
+        assert_eq!(h.timers(), vec![(9, w(0, 20)), (19, w(0, 20))]);
+        assert_eq!(h.watermark(9), vec![(w(0, 20), FIRE_AND_PURGE)]);
+        assert_eq!(h.element(12, w(0, 20)), FIRE_AND_PURGE);
+        h.clear(w(0, 20));
+        assert_eq!(h.timers(), vec![]);
+        h.watermark(25);
+        assert_eq!(h.element(5, w(0, 20)), FIRE);
+    }
+
+    /// The capped session on merge: both timers of the merged window, if ahead of the watermark;
+    /// a merge that moves the start back moves the cap back.
+    #[test]
+    fn session_max_duration_merge_moves_the_cap() {
+        let mut h = Harness::new(Trigger::new(TriggerKind::SessionMaxDuration(30)));
+        h.watermark(5);
+        h.merge(w(2, 40), &[tw(10, 40)]);
+        assert_eq!(h.timers(), vec![(31, w(2, 40)), (39, w(2, 40))]);
+        assert_eq!(h.watermark(35), vec![(w(2, 40), FIRE_AND_PURGE)]);
+        // The new cap (29) is behind the watermark: only the end timer; clear took [2, 40)'s.
+        h.merge(w(0, 50), &[tw(2, 40)]);
+        assert_eq!(h.timers(), vec![(49, w(0, 50))]);
+    }
+
+    /// The course's triggers are `Trigger<Object, TimeWindow>`: a GlobalWindow fails the cast.
+    #[test]
+    fn course_triggers_fail_on_the_global_window() {
+        for kind in [TriggerKind::EarlyCount(2), TriggerKind::SessionMaxDuration(10)] {
+            let e = Harness::new(Trigger::new(kind)).try_element(0, Window::Global).err();
+            assert_eq!(e.map(|e| e.class), Some("java.lang.ClassCastException"));
+        }
     }
 }

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use super::operator::{ElementRec, MAX_TIMERS_PER_ADVANCE, OperatorStats};
 use super::output::{Firing, FlinkError, Output, TvfRow};
 use super::recorder::Recorder;
+use super::recovery::Snapshots;
 use super::scenario::TvfSpec;
 use super::scenario::limits::MAX_WINDOWS_PER_ELEMENT;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window, window_start_with_offset};
@@ -28,6 +29,8 @@ pub struct TvfOperator {
     elements: Vec<ElementRec>,
     /// Live windows: (window end, key, window start) -> rows, so firing order is by end.
     windows: BTreeMap<(Millis, KeyId, Millis), Vec<ElemIdx>>,
+    /// Completed checkpoints: the live windows' rows.
+    checkpoints: Snapshots<BTreeMap<(Millis, KeyId, Millis), Vec<ElemIdx>>>,
     pub rec: Recorder,
     pub stats: OperatorStats,
 }
@@ -39,6 +42,7 @@ impl TvfOperator {
             watermark: LONG_MIN,
             elements: Vec::new(),
             windows: BTreeMap::new(),
+            checkpoints: Snapshots::default(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
             stats: OperatorStats::default(),
         }
@@ -46,6 +50,17 @@ impl TvfOperator {
 
     pub fn current_watermark(&self) -> Millis {
         self.watermark
+    }
+
+    /// A checkpoint: the rows of the live windows (not the watermark).
+    pub fn checkpoint(&mut self) {
+        self.checkpoints.push(self.windows.clone());
+    }
+
+    /// Checkpoint `n`'s rows (none: empty), the watermark back at `Long.MIN_VALUE`.
+    pub fn restore(&mut self, checkpoint: Option<u32>) {
+        self.windows = self.checkpoints.get(checkpoint).cloned().unwrap_or_default();
+        self.watermark = LONG_MIN;
     }
 
     pub fn push_element(&mut self, rec: ElementRec) -> ElemIdx {
@@ -246,6 +261,7 @@ impl TvfOperator {
                 cause: FireCause::Timer { time },
                 purge: true,
                 step: self.rec.step,
+                result: None,
             };
             self.rec.outputs.push(Output::Tvf(TvfRow {
                 window_start: start,

@@ -182,6 +182,17 @@ struct Fold {
     /// The lists are in their documented order (and the indices above stale until the next
     /// event rebuilds them).
     settled: bool,
+    /// What the view showed at each completed checkpoint (issue 17), numbered from 1.
+    checkpoints: Vec<Saved>,
+}
+
+/// The operator's state as the view showed it at a checkpoint: what a restore brings back.
+#[derive(Clone, Debug, Default)]
+struct Saved {
+    windows: FxHashMap<(KeyId, Window), WindowView>,
+    timers: FxHashMap<TimerSlot, TimerStatus>,
+    state_of: FxHashMap<(KeyId, Window), Window>,
+    contents: FxHashMap<(KeyId, Window), Vec<ElemIdx>>,
 }
 
 const NOT_LISTED: usize = usize::MAX;
@@ -491,7 +502,25 @@ impl StepView {
                 self.set_outcome(*elem, ElementOutcome::Dropped { counted: *counted });
             }
             TraceKind::Error { .. } | TraceKind::FunctionEmitted { .. } => self.outputs += 1,
+            TraceKind::CheckpointTaken { .. } => {
+                self.outputs += 1;
+                let saved = Saved {
+                    windows: self.windows.iter().map(|w| ((w.key, w.window), w.clone())).collect(),
+                    timers: self.timers.iter().map(|t| ((t.domain, t.time, t.key, t.window), t.status)).collect(),
+                    state_of: self.fold.state_of.clone(),
+                    contents: self.fold.contents.clone(),
+                };
+                self.fold.checkpoints.push(saved);
+            }
+            TraceKind::Crashed { .. } => self.outputs += 1,
+            TraceKind::Restored { checkpoint, .. } => {
+                self.outputs += 1;
+                self.restore(*checkpoint, ev.step);
+            }
             TraceKind::WatermarkIgnored { .. }
+            | TraceKind::CrashPassed { .. }
+            | TraceKind::Replayed { .. }
+            | TraceKind::TimersDueAtRestore { .. }
             | TraceKind::WindowsAssigned { .. }
             | TraceKind::WindowLate { .. }
             | TraceKind::EndOfInput { .. }
@@ -500,6 +529,48 @@ impl StepView {
             | TraceKind::PartitionActive { .. }
             | TraceKind::StateUpdated { .. }
             | TraceKind::StateExpired { .. } => {}
+        }
+    }
+
+    /// The restarted job: the windows, timers and contents of checkpoint `n` (none: nothing),
+    /// the watermark at `Long.MIN_VALUE`. A window alive at the crash that the checkpoint does not
+    /// hold is gone (shown as ended at the crash step); a timer it does not hold is deleted.
+    fn restore(&mut self, checkpoint: Option<u32>, step: usize) {
+        let n = checkpoint.and_then(|n| usize::try_from(n).ok()).and_then(|n| n.checked_sub(1));
+        let saved = n.and_then(|n| self.fold.checkpoints.get(n)).cloned().unwrap_or_default();
+        for w in &mut self.windows {
+            match saved.windows.get(&(w.key, w.window)) {
+                Some(was) => *w = was.clone(),
+                None if w.state.is_live() => {
+                    w.state = WindowState::CleanedUp;
+                    w.ended_step = Some(step);
+                    w.contents = Vec::new();
+                }
+                None => {}
+            }
+        }
+        for t in &mut self.timers {
+            match saved.timers.get(&(t.domain, t.time, t.key, t.window)) {
+                Some(status) => t.status = *status,
+                None if t.status == TimerStatus::Registered => t.status = TimerStatus::Deleted,
+                None => {}
+            }
+        }
+        self.fold.state_of = saved.state_of;
+        self.fold.contents = saved.contents;
+        self.watermark = LONG_MIN;
+        let fold = &mut self.fold;
+        for (list, slot) in [(&mut fold.live, &mut fold.live_slot), (&mut fold.pending, &mut fold.pending_slot)] {
+            list.clear();
+            slot.clear();
+        }
+        if fold.track {
+            for (i, w) in self.windows.iter().enumerate() {
+                set_listed(&mut fold.live, &mut fold.live_slot, i, w.state.is_live());
+            }
+            for (i, t) in self.timers.iter().enumerate() {
+                set_listed(&mut fold.pending, &mut fold.pending_slot, i, t.status == TimerStatus::Registered);
+            }
         }
     }
 

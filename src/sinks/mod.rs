@@ -264,7 +264,7 @@ impl Downstream {
             .enumerate()
             .filter_map(|(i, o)| match o {
                 Output::Late { elem, .. } => Some((*elem, i)),
-                Output::Fire(_) | Output::Error(_) | Output::Process(_) | Output::Tvf(_) => None,
+                Output::Fire(_) | Output::Error(_) | Output::Process(_) | Output::Tvf(_) | Output::Recovery(_) => None,
             })
             .collect();
         let mut late = Vec::new();

@@ -129,7 +129,7 @@ impl StateSeries {
 }
 
 /// Running counters over the trace.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct StateFold {
     live: BTreeSet<(KeyId, Window)>,
     /// Live windows per key (for `keys_with_state`).
@@ -140,9 +140,29 @@ struct StateFold {
     contents: BTreeMap<(KeyId, Window), u64>,
     stored_elements: u64,
     pending: BTreeSet<(Millis, KeyId, Window)>,
+    /// The counters at each completed checkpoint, numbered from 1: a restore brings them back.
+    checkpoints: Vec<StateFold>,
 }
 
 impl StateFold {
+    /// A checkpoint holds the state; a restore brings checkpoint `n`'s back (none: empty).
+    fn checkpoint_or_restore(&mut self, kind: &TraceKind) {
+        let checkpoints = std::mem::take(&mut self.checkpoints);
+        match kind {
+            TraceKind::CheckpointTaken { .. } => {
+                let saved = self.clone();
+                self.checkpoints = checkpoints;
+                self.checkpoints.push(saved);
+            }
+            TraceKind::Restored { checkpoint, .. } => {
+                let n = checkpoint.and_then(|n| usize::try_from(n).ok()).and_then(|n| n.checked_sub(1));
+                *self = n.and_then(|n| checkpoints.get(n)).cloned().unwrap_or_default();
+                self.checkpoints = checkpoints;
+            }
+            _ => self.checkpoints = checkpoints,
+        }
+    }
+
     fn make_live(&mut self, key: KeyId, window: Window) {
         if self.live.insert((key, window)) {
             *self.live_per_key.entry(key).or_default() += 1;
@@ -233,7 +253,12 @@ impl StateFold {
             TraceKind::TimerDeleted { key, window, time, .. } | TraceKind::TimerFired { key, window, time, .. } => {
                 self.pending.remove(&(*time, *key, *window));
             }
+            TraceKind::CheckpointTaken { .. } | TraceKind::Restored { .. } => self.checkpoint_or_restore(kind),
             TraceKind::ElementArrived { .. }
+            | TraceKind::Crashed { .. }
+            | TraceKind::CrashPassed { .. }
+            | TraceKind::Replayed { .. }
+            | TraceKind::TimersDueAtRestore { .. }
             | TraceKind::WatermarkAdvanced { .. }
             | TraceKind::WatermarkIgnored { .. }
             | TraceKind::WindowsAssigned { .. }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::ops::{Add, Sub};
 
+use crate::engine::aggregate::AggregateResult;
 use crate::engine::scenario::WindowFunctionSpec;
 
 /// One result of the scenario's window function.
@@ -22,6 +23,9 @@ pub enum ResultValue {
     Min(Option<i64>),
     /// `ReduceFunction` keeping the largest value; `None` for no element.
     Max(Option<i64>),
+    /// A course `AggregateFunction` (`aggregate(agg, pwf)`): TenantCost's `(usd, requests)` or
+    /// LatencySketch's p50/p99.
+    Aggregate(AggregateResult),
 }
 
 impl ResultValue {
@@ -44,6 +48,7 @@ impl ResultValue {
             }),
             WindowFunctionSpec::Min => ResultValue::Min(values.iter().copied().min()),
             WindowFunctionSpec::Max => ResultValue::Max(values.iter().copied().max()),
+            WindowFunctionSpec::Aggregate(agg) => ResultValue::Aggregate(agg.result(values.iter().copied())),
         }
     }
 
@@ -55,6 +60,8 @@ impl ResultValue {
             ResultValue::Count(c) => Some(Amount::Int(i128::from(c))),
             ResultValue::Avg(a) => a.map(Amount::Real),
             ResultValue::Min(m) | ResultValue::Max(m) => m.map(|v| Amount::Int(i128::from(v))),
+            ResultValue::Aggregate(AggregateResult::TenantCost { usd, .. }) => Some(Amount::Int(i128::from(usd))),
+            ResultValue::Aggregate(AggregateResult::Latency { p99, .. }) => p99.map(|v| Amount::Int(i128::from(v))),
         }
     }
 
@@ -66,6 +73,8 @@ impl ResultValue {
             ResultValue::Avg(_) => "avg",
             ResultValue::Min(_) => "min",
             ResultValue::Max(_) => "max",
+            ResultValue::Aggregate(AggregateResult::TenantCost { .. }) => "usd",
+            ResultValue::Aggregate(AggregateResult::Latency { .. }) => "p99",
         }
     }
 }
@@ -76,6 +85,7 @@ impl fmt::Display for ResultValue {
         let opt = |v: Option<Amount>| v.map_or_else(|| "—".to_string(), |a| a.to_string());
         match self {
             ResultValue::SumCount { sum, count } => write!(f, "sum {sum} · count {count}"),
+            ResultValue::Aggregate(r) => write!(f, "{r}"),
             other => write!(f, "{} {}", other.column(), opt(other.amount())),
         }
     }

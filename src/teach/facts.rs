@@ -158,7 +158,13 @@ impl<'a> Context<'a> {
                 | TraceKind::PartitionActive { .. }
                 | TraceKind::FunctionEmitted { .. }
                 | TraceKind::StateUpdated { .. }
-                | TraceKind::StateExpired { .. } => {}
+                | TraceKind::StateExpired { .. }
+                | TraceKind::CheckpointTaken { .. }
+                | TraceKind::Crashed { .. }
+                | TraceKind::CrashPassed { .. }
+                | TraceKind::Restored { .. }
+                | TraceKind::Replayed { .. }
+                | TraceKind::TimersDueAtRestore { .. } => {}
             }
         }
         f

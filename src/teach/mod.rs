@@ -146,6 +146,10 @@ impl<'a> Context<'a> {
             BaseTrigger::ContinuousEventTime { interval } => {
                 format!("ContinuousEventTimeTrigger.of({})", format::duration(interval))
             }
+            BaseTrigger::EarlyCount { n } => format!("EarlyCountEventTimeTrigger({n})"),
+            BaseTrigger::SessionMaxDuration { max_duration } => {
+                format!("SessionMaxDurationTrigger({})", format::duration(max_duration))
+            }
         };
         if t.purging { format!("PurgingTrigger.of({base})") } else { base }
     }
@@ -154,7 +158,10 @@ impl<'a> Context<'a> {
     pub fn fires_at_window_end(&self) -> bool {
         match self.scenario.trigger.base {
             BaseTrigger::Default => !self.scenario.assigner.is_global(),
-            BaseTrigger::EventTime | BaseTrigger::ContinuousEventTime { .. } => true,
+            BaseTrigger::EventTime
+            | BaseTrigger::ContinuousEventTime { .. }
+            | BaseTrigger::EarlyCount { .. }
+            | BaseTrigger::SessionMaxDuration { .. } => true,
             BaseTrigger::Count { .. } => false,
         }
     }
@@ -205,6 +212,9 @@ impl<'a> Context<'a> {
         self.scenario.evictor.map(|e| match e.kind {
             EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
             EvictorKind::Time { size } => format!("TimeEvictor.of({})", format::duration(size)),
+            EvictorKind::Delta { threshold, delta } => {
+                format!("DeltaEvictor.of({}, |a.{d} − b.{d}|)", threshold.0, d = delta.name())
+            }
         })
     }
 }

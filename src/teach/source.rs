@@ -139,11 +139,14 @@ impl SourceView {
         let own = if p.wm == LONG_MIN {
             format!("nothing emitted yet, for {} of processing time", format_duration(self.now))
         } else {
-            format!(
-                "its own has not moved for {} of processing time (since the arrival at {})",
-                format_duration(self.now.saturating_sub(since)),
-                format_millis(since)
-            )
+            match self.now.saturating_sub(since) {
+                0 => format!("its own moved to it at this arrival ({})", format_millis(since)),
+                held => format!(
+                    "its own has not moved for {} of processing time (since the arrival at {})",
+                    format_duration(held),
+                    format_millis(since)
+                ),
+            }
         };
         Some(format!(
             "{who} {} the watermark at {}: {own}",

@@ -62,6 +62,25 @@ fn decode_b64(name: &str, value: &str) -> Result<Vec<u8>, FragmentError> {
         .map_err(|e| FragmentError(format!("the {name} value is not valid base64url ({e})")))
 }
 
+/// The scenario loader of links and of a lab page's messages (`state::host`): the engine's
+/// format, its limits ([`MAX_SCENARIO_BYTES`]) and its messages; `from` says where it came from.
+pub fn scenario_from_json(bytes: &[u8], from: &str) -> Result<Scenario, FragmentError> {
+    Scenario::from_json_bytes(bytes).map_err(|e| FragmentError(format!("the scenario in {from} is not valid: {e}")))
+}
+
+/// A `step=` value: a whole number or `end`.
+pub fn parse_step(value: &str) -> Result<StepParam, FragmentError> {
+    match value {
+        "end" => Ok(StepParam::End),
+        v => v.parse::<usize>().map(StepParam::At).map_err(|_| {
+            FragmentError(format!(
+                "step must be a whole number or \"end\", not \"{}\"",
+                v.chars().take(20).collect::<String>()
+            ))
+        }),
+    }
+}
+
 /// A scenario from a base64url raw-DEFLATE value (parameter `name`).
 fn decode_z(name: &str, value: &str) -> Result<Scenario, FragmentError> {
     let bytes = decode_b64(name, value)?;
@@ -97,25 +116,6 @@ pub fn parse_compare(fragment: &str) -> Result<Option<Scenario>, FragmentError> 
     match fragment.split('&').find_map(|p| p.strip_prefix("cmp=")) {
         Some(value) => decode_z("cmp", value).map(Some),
         None => Ok(None),
-    }
-}
-
-/// The scenario loader of links and of a lab page's messages (`state::host`): the engine's
-/// format, its limits ([`MAX_SCENARIO_BYTES`]) and its messages; `from` says where it came from.
-pub fn scenario_from_json(bytes: &[u8], from: &str) -> Result<Scenario, FragmentError> {
-    Scenario::from_json_bytes(bytes).map_err(|e| FragmentError(format!("the scenario in {from} is not valid: {e}")))
-}
-
-/// A `step=` value: a whole number or `end`.
-pub fn parse_step(value: &str) -> Result<StepParam, FragmentError> {
-    match value {
-        "end" => Ok(StepParam::End),
-        v => v.parse::<usize>().map(StepParam::At).map_err(|_| {
-            FragmentError(format!(
-                "step must be a whole number or \"end\", not \"{}\"",
-                v.chars().take(20).collect::<String>()
-            ))
-        }),
     }
 }
 

@@ -118,16 +118,18 @@ pub fn variants() -> Vec<Scenario> {
 }
 
 /// Whether a part-two scenario depends on what a bounded single-stream job cannot reproduce
-/// (several partitions, processing time: periodic emission, idleness, arrival times, TTL); the
-/// programs say so in a caveat.
+/// (several partitions, processing time: periodic emission, idleness, arrival times, TTL; a
+/// TaskManager crash); the programs say so in a caveat.
 pub fn needs_the_source_simulation(s: &Scenario) -> bool {
-    s.partition_count() > 1
+    s.has_recovery()
+        || s.partition_count() > 1
         || s.source.periodic
         || s.source.idleness.is_some()
         || s.input.iter().any(|i| match i {
             InputItem::Element(e) => e.arrival.is_some(),
             InputItem::SourceWatermark(m) => m.arrival.is_some(),
             InputItem::Watermark(_) => false,
+            InputItem::Control(c) => c.arrival.is_some(),
         })
         || matches!(s.process_function, Some(ProcessFunctionSpec::RequestAssembler { ttl: Some(_), .. }))
 }

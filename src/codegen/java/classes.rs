@@ -3,6 +3,7 @@
 //! or `ReduceFunction` followed by `EmitResult`, which stamps the one pre-aggregated value with the
 //! key, the window and the watermark.
 
+use super::course;
 use crate::codegen::Text;
 use crate::engine::scenario::{Scenario, WindowFunctionSpec};
 
@@ -86,6 +87,7 @@ fn value_fields(function: WindowFunctionSpec) -> Vec<(&'static str, &'static str
         WindowFunctionSpec::Avg => vec![("double", "avg")],
         WindowFunctionSpec::Min => vec![("long", "min")],
         WindowFunctionSpec::Max => vec![("long", "max")],
+        WindowFunctionSpec::Aggregate(agg) => course::value_fields(agg),
     }
 }
 
@@ -143,6 +145,10 @@ pub(super) fn result_class(t: &mut Text, s: &Scenario, window_type: &str) {
 pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, window_type: &str) {
     let w = window_type;
     match function {
+        WindowFunctionSpec::Aggregate(agg) => {
+            course::aggregate(t, agg, w);
+            return;
+        }
         WindowFunctionSpec::Process => {
             t.line("    /**");
             t.line("     * A ProcessWindowFunction: Flink buffers every element of the window in state and hands");
@@ -241,7 +247,9 @@ pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, window_type:
         WindowFunctionSpec::Count => ("Long", "count", "results.iterator().next()"),
         WindowFunctionSpec::Avg => ("Double", "avg", "results.iterator().next()"),
         WindowFunctionSpec::Min => ("Event", "min", "results.iterator().next().value"),
-        WindowFunctionSpec::Max | WindowFunctionSpec::Process => ("Event", "max", "results.iterator().next().value"),
+        WindowFunctionSpec::Max | WindowFunctionSpec::Process | WindowFunctionSpec::Aggregate(_) => {
+            ("Event", "max", "results.iterator().next().value")
+        }
     };
     t.blank();
     t.line("    /** Stamps the one pre-aggregated value with the key, the window and the watermark. */");

@@ -102,6 +102,8 @@ pub(super) fn compact_input(t: &mut Text, s: &Scenario, markers: bool, events: b
             InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                 format!("W,{}\n", item.watermark().unwrap_or(i64::MIN))
             }
+            // Not input a job reads (`without_recovery` left them out).
+            InputItem::Control(_) => continue,
         };
         if chunks.last().is_some_and(|c| c.len() + line.len() > CHUNK_CHARS) {
             chunks.push(String::new());

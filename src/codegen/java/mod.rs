@@ -2,6 +2,7 @@
 //! scenario's job over `env.fromData(...)` of its elements and prints the results.
 
 mod classes;
+mod course;
 mod input;
 pub(crate) mod syntax;
 
@@ -10,6 +11,7 @@ pub(crate) use syntax::{duration, long_lit, string_lit};
 use super::{
     Dialect, JAVA_COMMENTS, Job, Program, Text, assigner_of, build_error, element_fields, has_events,
     has_watermark_items, human_duration, java_class_name, job, process_fn, source_caveats, sql, time_suffix,
+    without_recovery,
 };
 use crate::engine::scenario::{
     AssignerSpec, BaseTrigger, EvictorKind, InputItem, ProcessFunctionSpec, Scenario, TvfSpec, WatermarkSpec,
@@ -25,7 +27,9 @@ pub fn program(scenario: &Scenario) -> Program {
 /// The program with a given public class name (a valid Java identifier; the file must be named
 /// after it).
 pub fn program_with_class(scenario: &Scenario, class_name: &str) -> Program {
-    let g = Gen::new(scenario);
+    let (job, recovery) = without_recovery(scenario);
+    let mut g = Gen::new(&job);
+    g.caveats.extend(recovery);
     let text = g.render(class_name);
     Program { dialect: Dialect::Java, file_name: format!("{class_name}.java"), text, caveats: g.caveats }
 }
@@ -108,6 +112,11 @@ impl<'a> Gen<'a> {
                 classes::result_class(t, s, self.window_type);
                 t.blank();
                 classes::functions(t, s.function, self.window_type);
+                course::trigger_class(t, s.trigger.base);
+                if let Some(EvictorKind::Delta { delta, .. }) = s.evictor.map(|e| e.kind) {
+                    t.blank();
+                    course::delta_function(t, delta);
+                }
             }
             Job::Tvf(_) => {}
             Job::Process(spec) => process_fn::java(t, spec),
@@ -180,6 +189,10 @@ impl<'a> Gen<'a> {
             BaseTrigger::ContinuousEventTime { interval } => {
                 format!("ContinuousEventTimeTrigger.of({})", duration(interval))
             }
+            BaseTrigger::EarlyCount { n } => format!("new EarlyCountEventTimeTrigger({})", long_lit(n)),
+            BaseTrigger::SessionMaxDuration { max_duration } => {
+                format!("new SessionMaxDurationTrigger({})", long_lit(max_duration))
+            }
         };
         let t = if self.s.trigger.purging { format!("PurgingTrigger.of({base})") } else { base };
         if self.s.assigner.is_global() && matches!(self.s.trigger.base, BaseTrigger::EventTime) {
@@ -216,6 +229,8 @@ impl<'a> Gen<'a> {
                         element_fields(e, self.events, long_lit, string_lit, "null"),
                         time_suffix("//", e.ts)
                     )),
+                    // Not input a job reads (`without_recovery` left them out).
+                    InputItem::Control(c) => t.line(format!("                // {}", c.kind.name())),
                     InputItem::Watermark(_) | InputItem::SourceWatermark(_) => {
                         let wm = item.watermark().unwrap_or(i64::MIN);
                         t.line(format!(
@@ -319,6 +334,7 @@ impl<'a> Gen<'a> {
                 EvictorKind::Count { n } => format!("CountEvictor.of({})", long_lit(n)),
                 EvictorKind::Time { size } if e.do_evict_after => format!("TimeEvictor.of({}, true)", duration(size)),
                 EvictorKind::Time { size } => format!("TimeEvictor.of({})", duration(size)),
+                EvictorKind::Delta { threshold, delta } => course::delta_evictor(threshold.0, delta, e.do_evict_after),
             };
             let when = if e.do_evict_after { "after" } else { "before" };
             t.line(format!("                .evictor({ev}) // {when} the window function; buffers every element"));
@@ -330,12 +346,13 @@ impl<'a> Gen<'a> {
             t.line("                .sideOutputLateData(lateTag)");
         }
         let call = match s.function {
-            WindowFunctionSpec::Process => "process(new SumAndCount())",
-            WindowFunctionSpec::Sum => "aggregate(new SumOfValues(), new EmitResult())",
-            WindowFunctionSpec::Count => "aggregate(new CountOfEvents(), new EmitResult())",
-            WindowFunctionSpec::Avg => "aggregate(new AverageOfValues(), new EmitResult())",
-            WindowFunctionSpec::Min => "reduce(new MinOfValues(), new EmitResult())",
-            WindowFunctionSpec::Max => "reduce(new MaxOfValues(), new EmitResult())",
+            WindowFunctionSpec::Process => "process(new SumAndCount())".to_string(),
+            WindowFunctionSpec::Sum => "aggregate(new SumOfValues(), new EmitResult())".into(),
+            WindowFunctionSpec::Count => "aggregate(new CountOfEvents(), new EmitResult())".into(),
+            WindowFunctionSpec::Avg => "aggregate(new AverageOfValues(), new EmitResult())".into(),
+            WindowFunctionSpec::Min => "reduce(new MinOfValues(), new EmitResult())".into(),
+            WindowFunctionSpec::Max => "reduce(new MaxOfValues(), new EmitResult())".into(),
+            WindowFunctionSpec::Aggregate(agg) => course::call(agg),
         };
         t.line(format!("                .{call};"));
         t.blank();

@@ -2,6 +2,7 @@
 //! buffers, or an incremental `AggregateFunction`/`ReduceFunction` followed by `EmitResult`, which
 //! stamps the one pre-aggregated value with the key, the window and the watermark.
 
+use super::course;
 use crate::codegen::{Text, ValueUnit};
 use crate::engine::scenario::WindowFunctionSpec;
 
@@ -44,6 +45,11 @@ pub(super) fn functions(t: &mut Text, function: WindowFunctionSpec, global: bool
         }
     };
     match function {
+        WindowFunctionSpec::Aggregate(agg) => {
+            let window = (!global).then_some("        window = context.window()");
+            course::aggregate(t, agg, window, |values| result_row(global, values, None));
+            return;
+        }
         WindowFunctionSpec::Process => {
             t.line("class SumAndCount(ProcessWindowFunction):");
             t.line("    \"\"\"A ProcessWindowFunction: Flink buffers every element of the window in state.\"\"\"");

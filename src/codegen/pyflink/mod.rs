@@ -6,6 +6,7 @@
 //! in a comment. Scenarios that run a window TVF get the same query through PyFlink's Table API;
 //! those that run a keyed process function get it in the course's RequestAssembler shape.
 
+mod course;
 mod functions;
 mod source;
 pub(crate) mod syntax;
@@ -14,7 +15,7 @@ pub(crate) use syntax::{grouped, string_lit, time};
 
 use super::{
     Dialect, Job, PYTHON_COMMENTS, Program, Text, ValueUnit, assigner_of, build_error, has_events, has_watermark_items,
-    human_duration, job, process_fn, snake_name, source_caveats, sql,
+    human_duration, job, process_fn, snake_name, source_caveats, sql, without_recovery,
 };
 use crate::engine::scenario::{
     AssignerSpec, BaseTrigger, EvictorKind, ProcessFunctionSpec, Scenario, WindowFunctionSpec,
@@ -27,7 +28,9 @@ pub fn program(scenario: &Scenario) -> Program {
 
 /// The program, its values shown as `unit`.
 pub fn program_with(scenario: &Scenario, unit: ValueUnit) -> Program {
-    let g = Gen::new(scenario, unit);
+    let (job, recovery) = without_recovery(scenario);
+    let mut g = Gen::new(&job, unit);
+    g.caveats.extend(recovery);
     let text = g.render();
     Program {
         dialect: Dialect::PyFlink,
@@ -88,6 +91,9 @@ impl<'a> Gen<'a> {
             let what = match e.kind {
                 EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
                 EvictorKind::Time { size } => format!("TimeEvictor.of({})", human_duration(size)),
+                EvictorKind::Delta { threshold, delta } => {
+                    format!("DeltaEvictor.of({:?}, {} delta)", threshold.0, delta.name())
+                }
             };
             caveats.push(format!(
                 "The evictor ({what}) is left out: \"Evictor is still not supported in Python DataStream API\"; the Java program has it."
@@ -160,6 +166,7 @@ impl<'a> Gen<'a> {
             WindowFunctionSpec::Avg => vec![("avg", "Types.DOUBLE()")],
             WindowFunctionSpec::Min => vec![("min", "Types.LONG()")],
             WindowFunctionSpec::Max => vec![("max", "Types.LONG()")],
+            WindowFunctionSpec::Aggregate(agg) => course::value_fields(agg),
         }
     }
 
@@ -249,7 +256,10 @@ impl<'a> Gen<'a> {
             t.blank_lines(2);
         }
         match self.job {
-            Job::Window => functions::functions(t, s.function, self.global(), self.unit),
+            Job::Window => {
+                functions::functions(t, s.function, self.global(), self.unit);
+                course::trigger_class(t, s.trigger.base);
+            }
             Job::Tvf(_) => {}
             Job::Process(spec) => process_fn::python(t, spec),
         }
@@ -301,6 +311,8 @@ impl<'a> Gen<'a> {
             BaseTrigger::ContinuousEventTime { interval } => {
                 format!("ContinuousEventTimeTrigger.of({})", time(interval))
             }
+            BaseTrigger::EarlyCount { n } => format!("EarlyCountEventTimeTrigger({n})"),
+            BaseTrigger::SessionMaxDuration { max_duration } => format!("SessionMaxDurationTrigger({max_duration})"),
         };
         Some(if self.s.trigger.purging { format!("PurgingTrigger.of({base})") } else { base })
     }
@@ -370,6 +382,12 @@ impl<'a> Gen<'a> {
                 EvictorKind::Count { n } => format!("CountEvictor.of({n})"),
                 EvictorKind::Time { size } if e.do_evict_after => format!("TimeEvictor.of({}, True)", time(size)),
                 EvictorKind::Time { size } => format!("TimeEvictor.of({})", time(size)),
+                EvictorKind::Delta { threshold, delta } if e.do_evict_after => {
+                    format!("DeltaEvictor.of({:?}, {}_delta, True)", threshold.0, delta.name())
+                }
+                EvictorKind::Delta { threshold, delta } => {
+                    format!("DeltaEvictor.of({:?}, {}_delta)", threshold.0, delta.name())
+                }
             };
             t.line(format!(
                 "        # .evictor({ev})  Java only: \"Evictor is still not supported in Python DataStream API\""
@@ -398,6 +416,7 @@ impl<'a> Gen<'a> {
             WindowFunctionSpec::Max => {
                 ".reduce(MaxOfValues(), window_function=EmitResult(), output_type=RESULT_TYPE)".into()
             }
+            WindowFunctionSpec::Aggregate(agg) => course::call(agg),
         };
         t.line(format!("        {call}"));
         t.line(format!("        .uid({})", string_lit(&operator_uid(s, self.job))));

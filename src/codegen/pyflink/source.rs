@@ -112,6 +112,7 @@ pub(super) fn caveats(s: &Scenario, markers: bool) -> Vec<String> {
                     WatermarkSpec::Monotonous => Some(e.ts.saturating_sub(1)),
                 },
                 InputItem::Watermark(_) | InputItem::SourceWatermark(_) => item.watermark(),
+                InputItem::Control(_) => None,
             });
             if shown.any(|wm| wm > LONG_MIN && wm <= 0) {
                 out.push(
@@ -133,6 +134,7 @@ fn timestamps_fit(s: &Scenario) -> bool {
     s.input.iter().all(|item| match item {
         InputItem::Element(e) => in_timestamp_range(e.ts),
         InputItem::Watermark(_) | InputItem::SourceWatermark(_) => item.watermark().is_some_and(in_timestamp_range),
+        InputItem::Control(_) => true,
     })
 }
 
@@ -180,6 +182,9 @@ pub(super) fn elements(t: &mut Text, s: &Scenario, events: bool, marker_rows: bo
                 } else {
                     t.line(format!("    # watermark {} (scripted; PyFlink cannot emit it)", time_comment(wm)));
                 }
+            }
+            InputItem::Control(c) => {
+                t.line(format!("    # {} (left out: a program cannot kill its own TaskManager)", c.kind.name()));
             }
         }
     }

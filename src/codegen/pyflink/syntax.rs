@@ -114,8 +114,10 @@ pub(super) fn imports(t: &mut Text, body: &str) {
     .filter(|n| used(n))
     .collect();
     t.line(format!("from pyflink.datastream import {}", datastream.join(", ")));
-    let state: Vec<&str> =
-        ["MapStateDescriptor", "StateTtlConfig", "ValueStateDescriptor"].into_iter().filter(|n| used(n)).collect();
+    let state: Vec<&str> = ["MapStateDescriptor", "ReducingStateDescriptor", "StateTtlConfig", "ValueStateDescriptor"]
+        .into_iter()
+        .filter(|n| used(n))
+        .collect();
     if !state.is_empty() {
         t.line(format!("from pyflink.datastream.state import {}", state.join(", ")));
     }
@@ -132,6 +134,8 @@ pub(super) fn imports(t: &mut Text, body: &str) {
         "SlidingProcessingTimeWindows",
         "TumblingEventTimeWindows",
         "TumblingProcessingTimeWindows",
+        "Trigger",
+        "TriggerResult",
     ]
     .into_iter()
     .filter(|n| used(n))

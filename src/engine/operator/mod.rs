@@ -18,11 +18,14 @@ use crate::engine::key_state::KeyState;
 use crate::engine::merging::{MergeScratch, WindowMeta};
 use crate::engine::output::{Firing, FlinkError, Output};
 use crate::engine::recorder::Recorder;
+use crate::engine::recovery::{KeyedSnapshot, Snapshots};
+use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis, TimeWindow, Window};
 pub use crate::engine::timers::{TimerKey, TimerQueue};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceKind};
 
 mod context;
+mod snapshot;
 
 /// Records a trace event only when the trace is on: a run without a trace (throughput benchmarks,
 /// batch checks) never builds the payloads, some of which allocate.
@@ -75,6 +78,8 @@ pub struct WindowOperator {
     /// Emptied window-content vectors, reused for new windows: a session run creates and drops
     /// a window every few elements, and each saved an allocation, its growth and a free.
     spare_contents: Vec<Vec<ElemIdx>>,
+    /// Completed checkpoints (issue 17): the keyed state and timers, numbered from 1.
+    checkpoints: Snapshots<KeyedSnapshot<KeyState, TimerQueue>>,
     pub rec: Recorder,
     pub stats: OperatorStats,
 }
@@ -98,6 +103,7 @@ impl WindowOperator {
             merge_scratch: MergeScratch::default(),
             emitted: Vec::new(),
             spare_contents: Vec::new(),
+            checkpoints: Snapshots::default(),
             rec: Recorder { enabled: trace, ..Recorder::default() },
             stats: OperatorStats::default(),
         }
@@ -227,7 +233,7 @@ impl WindowOperator {
             return;
         };
         let mut contents = stored.clone();
-        let evicted_before = evict(self.cfg.evictor, &mut contents, |e| self.elements[e as usize].ts, false);
+        let evicted_before = evict(self.cfg.evictor, &mut contents, |e| self.rec_of(e), false);
         if !evicted_before.is_empty() {
             record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_before, after_function: false });
         }
@@ -270,6 +276,15 @@ impl WindowOperator {
         };
         let output = self.rec.outputs.len();
         let count = contents.len() as u64;
+        // `aggregate(agg, pwf)`: the accumulator folds the window's elements in the order its
+        // `add` / `merge` calls saw them (= the contents' order), or, with an evictor,
+        // `EvictingWindowOperator` runs the aggregate over what the evictor left.
+        let result = match self.cfg.function {
+            WindowFunctionSpec::Aggregate(agg) => {
+                Some(agg.result(contents.iter().map(|&e| self.elements[e as usize].value)))
+            }
+            _ => None,
+        };
         self.rec.outputs.push(Output::Fire(Firing {
             key,
             window,
@@ -283,11 +298,12 @@ impl WindowOperator {
             cause,
             purge,
             step: self.rec.step,
+            result,
         }));
         self.stats.firings += 1;
         record!(self.rec, TraceKind::Fired { key, window, output });
         if self.cfg.evictor.is_some() {
-            let evicted_after = evict(self.cfg.evictor, &mut contents, |e| self.elements[e as usize].ts, true);
+            let evicted_after = evict(self.cfg.evictor, &mut contents, |e| self.rec_of(e), true);
             if !evicted_after.is_empty() {
                 record!(self.rec, TraceKind::Evicted { key, window, elems: evicted_after, after_function: true });
             }
@@ -307,6 +323,12 @@ impl WindowOperator {
             contents.clear();
             self.spare_contents.push(contents);
         }
+    }
+
+    /// An element's (timestamp, value), what the evictors read.
+    fn rec_of(&self, e: ElemIdx) -> (Millis, i64) {
+        let rec = self.elements[e as usize];
+        (rec.ts, rec.value)
     }
 
     fn has_contents(&self, key: KeyId, state_window: Window) -> bool {

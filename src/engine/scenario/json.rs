@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, InputItem, ProcessFunctionSpec, Scenario, SourceSpec, TvfSpec,
-    WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, CourseAggregate, EvictorKind, EvictorSpec, InputItem, ProcessFunctionSpec, Scenario,
+    SourceSpec, TvfSpec, WatermarkSpec, WindowFunctionSpec,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN};
 use crate::engine::trace::TimeDomain;
@@ -48,6 +48,12 @@ impl Scenario {
             BaseTrigger::ContinuousEventTime { interval } => {
                 trigger.insert("interval".into(), num(interval));
             }
+            BaseTrigger::EarlyCount { n } => {
+                trigger.insert("n".into(), num(n));
+            }
+            BaseTrigger::SessionMaxDuration { max_duration } => {
+                trigger.insert("max_duration".into(), num(max_duration));
+            }
             BaseTrigger::Default | BaseTrigger::EventTime => {}
         }
         let evictor = match self.evictor {
@@ -57,6 +63,15 @@ impl Scenario {
             }
             Some(EvictorSpec { kind: EvictorKind::Time { size }, do_evict_after }) => {
                 json!({"kind": "time", "size": num(size), "do_evict_after": do_evict_after})
+            }
+            Some(EvictorSpec { kind: EvictorKind::Delta { threshold, delta }, do_evict_after }) => {
+                // A whole threshold is written as an integer, as the scenarios have it.
+                let t = if threshold.0.fract() == 0.0 && threshold.0.abs() < 9.0e15 {
+                    json!(threshold.0 as i64)
+                } else {
+                    json!(threshold.0)
+                };
+                json!({"kind": "delta", "threshold": t, "delta": delta.name(), "do_evict_after": do_evict_after})
             }
         };
         let mut watermarks = match self.watermarks {
@@ -100,6 +115,14 @@ impl Scenario {
                     Value::Object(o)
                 }
                 InputItem::Watermark(wm) => json!({"wm": num(*wm)}),
+                InputItem::Control(c) => {
+                    let mut o = Map::new();
+                    o.insert(c.kind.name().into(), json!(true));
+                    if let Some(a) = c.arrival {
+                        o.insert("arrival".into(), num(a));
+                    }
+                    Value::Object(o)
+                }
                 InputItem::SourceWatermark(m) => {
                     let mut o = Map::new();
                     o.insert("wm".into(), num(m.wm));
@@ -125,8 +148,20 @@ impl Scenario {
         out.insert("watermarks".into(), watermarks);
         out.insert("side_output".into(), json!(self.side_output));
         out.insert("end_of_input".into(), json!(self.end_of_input));
-        if self.function != WindowFunctionSpec::Process {
-            out.insert("function".into(), json!(self.function.kind()));
+        match self.function {
+            WindowFunctionSpec::Process => {}
+            WindowFunctionSpec::Aggregate(agg) => {
+                let mut o = Map::new();
+                o.insert("kind".into(), json!("aggregate"));
+                o.insert("aggregate".into(), json!(agg.name()));
+                if let CourseAggregate::LatencySketch { k } = agg {
+                    o.insert("k".into(), json!(k));
+                }
+                out.insert("function".into(), Value::Object(o));
+            }
+            f => {
+                out.insert("function".into(), json!(f.kind()));
+            }
         }
         if let Some(p) = self.source.partitions {
             out.insert("partitions".into(), json!(p));

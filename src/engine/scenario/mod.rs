@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use super::aggregate::CourseAggregate;
 use super::time::Millis;
 use super::trace::TimeDomain;
 
@@ -147,6 +148,15 @@ pub enum BaseTrigger {
     ContinuousEventTime {
         interval: Millis,
     },
+    /// The course's early trigger: every `n` elements, then at the watermark.
+    EarlyCount {
+        n: i64,
+    },
+    /// The course's capped session: EventTimeTrigger plus FIRE_AND_PURGE at
+    /// `start + max_duration - 1`.
+    SessionMaxDuration {
+        max_duration: Millis,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +178,10 @@ impl TriggerSpec {
             (BaseTrigger::Count { .. }, true) => "purging_count",
             (BaseTrigger::ContinuousEventTime { .. }, false) => "continuous_event_time",
             (BaseTrigger::ContinuousEventTime { .. }, true) => "purging_continuous_event_time",
+            (BaseTrigger::EarlyCount { .. }, false) => "early_count_event_time",
+            (BaseTrigger::EarlyCount { .. }, true) => "purging_early_count_event_time",
+            (BaseTrigger::SessionMaxDuration { .. }, false) => "session_max_duration",
+            (BaseTrigger::SessionMaxDuration { .. }, true) => "purging_session_max_duration",
         }
     }
 }
@@ -178,6 +192,47 @@ pub enum EvictorKind {
     Count { n: i64 },
     /// `TimeEvictor.of(size)`: keeps elements with `ts > max_ts - size`.
     Time { size: Millis },
+    /// `DeltaEvictor.of(threshold, deltaFunction)`: evicts every element whose delta to the last
+    /// element in arrival order is `>= threshold`.
+    Delta { threshold: Threshold, delta: DeltaFn },
+}
+
+/// A `DeltaEvictor` threshold: a Java `double` (equal when the bits are equal).
+#[derive(Clone, Copy, Debug)]
+pub struct Threshold(pub f64);
+
+impl PartialEq for Threshold {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Threshold {}
+
+/// The course's `DeltaFunction`s: the distance between two elements, as a `double`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeltaFn {
+    /// `|a.value - b.value|`.
+    Value,
+    /// `|a.ts - b.ts|`.
+    Ts,
+}
+
+impl DeltaFn {
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeltaFn::Value => "value",
+            DeltaFn::Ts => "ts",
+        }
+    }
+
+    /// `getDelta(a, b)`: `Math.abs((double) a.x - (double) b.x)`.
+    pub fn delta(&self, a: (Millis, i64), b: (Millis, i64)) -> f64 {
+        match self {
+            DeltaFn::Value => (a.1 as f64 - b.1 as f64).abs(),
+            DeltaFn::Ts => (a.0 as f64 - b.0 as f64).abs(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,6 +265,9 @@ pub enum WindowFunctionSpec {
     Avg,
     Min,
     Max,
+    /// `aggregate(agg, processWindowFunction)` with one of the course's `AggregateFunction`s:
+    /// one accumulator per window, and the function gets the aggregate's result.
+    Aggregate(CourseAggregate),
 }
 
 impl WindowFunctionSpec {
@@ -230,6 +288,7 @@ impl WindowFunctionSpec {
             WindowFunctionSpec::Avg => "avg",
             WindowFunctionSpec::Min => "min",
             WindowFunctionSpec::Max => "max",
+            WindowFunctionSpec::Aggregate(_) => "aggregate",
         }
     }
 
@@ -322,6 +381,35 @@ pub enum InputItem {
     Watermark(Millis),
     /// An explicit watermark marker with its partition and arrival (Tidemark extension).
     SourceWatermark(Marker),
+    /// A checkpoint, or the TaskManager dying (issue 17): `{"checkpoint": true}`,
+    /// `{"crash": true}`.
+    Control(Control),
+}
+
+/// What a control item does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlKind {
+    /// A checkpoint is taken here: every earlier item fully processed, no later one.
+    Checkpoint,
+    /// The TaskManager dies here: the job restarts from the latest completed checkpoint.
+    Crash,
+}
+
+impl ControlKind {
+    /// The item's field name (`checkpoint`, `crash`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ControlKind::Checkpoint => "checkpoint",
+            ControlKind::Crash => "crash",
+        }
+    }
+}
+
+/// A checkpoint or crash item, with its processing time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Control {
+    pub kind: ControlKind,
+    pub arrival: Option<Millis>,
 }
 
 /// An explicit watermark marker read from one partition at one processing time.
@@ -336,7 +424,7 @@ impl InputItem {
     /// The watermark of a marker item.
     pub fn watermark(&self) -> Option<Millis> {
         match self {
-            InputItem::Element(_) => None,
+            InputItem::Element(_) | InputItem::Control(_) => None,
             InputItem::Watermark(wm) => Some(*wm),
             InputItem::SourceWatermark(m) => Some(m.wm),
         }
@@ -463,6 +551,29 @@ impl Scenario {
                 format!("reads partition {} but the scenario declares {n} partitions", e.partition),
             ));
         }
+        if let Some(i) = self.input.iter().position(|i| matches!(i, InputItem::Control(_))) {
+            // What `tests/oracle-ext` records: a checkpointed source, one partition, per-event
+            // watermarks, a window or a process function.
+            let unsupported = if self.tvf.is_some() {
+                Some("a window TVF")
+            } else if self.partition_count() > 1 {
+                Some("several source partitions")
+            } else if self.source.periodic {
+                Some("periodic watermark emission")
+            } else if self.source.idleness.is_some() {
+                Some("idleness")
+            } else {
+                None
+            };
+            if let Some(what) = unsupported {
+                return Err(ScenarioError::new(
+                    format!("input[{i}]"),
+                    format!(
+                        "checkpoint and crash items work with windows and process functions on one partition with per-event watermarks, not with {what}"
+                    ),
+                ));
+            }
+        }
         if let BaseTrigger::ContinuousEventTime { interval } = self.trigger.base
             && interval < 0
         {
@@ -484,7 +595,7 @@ impl Scenario {
             .map(|i| match i {
                 InputItem::Element(e) => e.partition + 1,
                 InputItem::SourceWatermark(m) => m.partition + 1,
-                InputItem::Watermark(_) => 1,
+                InputItem::Watermark(_) | InputItem::Control(_) => 1,
             })
             .max()
             .unwrap_or(1);
@@ -502,6 +613,7 @@ impl Scenario {
                 InputItem::Element(e) => e.arrival,
                 InputItem::Watermark(_) => None,
                 InputItem::SourceWatermark(m) => m.arrival,
+                InputItem::Control(c) => c.arrival,
             };
             let at = match (explicit, previous) {
                 (Some(a), Some(p)) => a.max(p),
@@ -523,8 +635,13 @@ impl Scenario {
     pub fn elements(&self) -> impl Iterator<Item = &Element> {
         self.input.iter().filter_map(|i| match i {
             InputItem::Element(e) => Some(e),
-            InputItem::Watermark(_) | InputItem::SourceWatermark(_) => None,
+            InputItem::Watermark(_) | InputItem::SourceWatermark(_) | InputItem::Control(_) => None,
         })
+    }
+
+    /// Whether the input has checkpoint or crash items.
+    pub fn has_recovery(&self) -> bool {
+        self.input.iter().any(|i| matches!(i, InputItem::Control(_)))
     }
 }
 

@@ -5,11 +5,13 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::Threshold;
 use super::{
-    AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, Marker, ProcessFunctionSpec, Result,
-    Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec, WindowFunctionSpec, limits,
-    limits::Limits,
+    AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Marker,
+    ProcessFunctionSpec, Result, Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec,
+    WindowFunctionSpec, limits, limits::Limits,
 };
+use crate::engine::aggregate::{CourseAggregate, DEFAULT_K};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::TimeDomain;
 
@@ -168,6 +170,14 @@ fn parse_trigger(v: Option<&Value>) -> Result<TriggerSpec> {
         "purging_continuous_event_time" => {
             (BaseTrigger::ContinuousEventTime { interval: req_i64(obj, "interval", path)? }, true)
         }
+        "early_count_event_time" => (BaseTrigger::EarlyCount { n: req_i64(obj, "n", path)? }, false),
+        "purging_early_count_event_time" => (BaseTrigger::EarlyCount { n: req_i64(obj, "n", path)? }, true),
+        "session_max_duration" => {
+            (BaseTrigger::SessionMaxDuration { max_duration: req_i64(obj, "max_duration", path)? }, false)
+        }
+        "purging_session_max_duration" => {
+            (BaseTrigger::SessionMaxDuration { max_duration: req_i64(obj, "max_duration", path)? }, true)
+        }
         other => {
             return Err(unknown_kind(
                 path,
@@ -180,6 +190,10 @@ fn parse_trigger(v: Option<&Value>) -> Result<TriggerSpec> {
                     "purging_count",
                     "continuous_event_time",
                     "purging_continuous_event_time",
+                    "early_count_event_time",
+                    "purging_early_count_event_time",
+                    "session_max_duration",
+                    "purging_session_max_duration",
                 ],
             ));
         }
@@ -195,7 +209,26 @@ fn parse_evictor(v: Option<&Value>) -> Result<Option<EvictorSpec>> {
         "none" => return Ok(None),
         "count" => EvictorKind::Count { n: req_i64(obj, "n", path)? },
         "time" => EvictorKind::Time { size: req_i64(obj, "size", path)? },
-        other => return Err(unknown_kind(path, other, &["none", "count", "time"])),
+        "delta" => {
+            let threshold = match field(obj, "threshold") {
+                Some(Value::Number(n)) => n.as_f64().filter(|f| f.is_finite()),
+                _ => None,
+            }
+            .ok_or_else(|| ScenarioError::new(join(path, "threshold"), "must be a number (a Java double)"))?;
+            let delta = match field(obj, "delta") {
+                Some(Value::String(s)) if s == "value" => DeltaFn::Value,
+                Some(Value::String(s)) if s == "ts" => DeltaFn::Ts,
+                Some(v) => {
+                    return Err(ScenarioError::new(
+                        join(path, "delta"),
+                        format!("must be \"value\" or \"ts\", not {}", quote(v)),
+                    ));
+                }
+                None => return Err(ScenarioError::new(join(path, "delta"), "is missing (\"value\" or \"ts\")")),
+            };
+            EvictorKind::Delta { threshold: Threshold(threshold), delta }
+        }
+        other => return Err(unknown_kind(path, other, &["none", "count", "time", "delta"])),
     };
     Ok(Some(EvictorSpec { kind, do_evict_after: opt_bool(obj, "do_evict_after", path, false)? }))
 }
@@ -224,6 +257,7 @@ fn parse_function(v: Option<&Value>) -> Result<WindowFunctionSpec> {
     let Some(v) = v else { return Ok(WindowFunctionSpec::Process) };
     let kind = match v {
         Value::String(s) => s.as_str(),
+        Value::Object(obj) if kind_of(obj, path)? == "aggregate" => return parse_aggregate(obj),
         Value::Object(obj) => kind_of(obj, path)?,
         other => return Err(ScenarioError::new(path, format!("must be a string, not {}", quote(other)))),
     };
@@ -231,11 +265,35 @@ fn parse_function(v: Option<&Value>) -> Result<WindowFunctionSpec> {
         ScenarioError::new(
             path,
             format!(
-                "unknown window function {} (expected one of: process, sum, count, avg, min, max)",
+                "unknown window function {} (expected one of: process, sum, count, avg, min, max, aggregate)",
                 quote(&Value::String(kind.into()))
             ),
         )
     })
+}
+
+/// `{"kind": "aggregate", "aggregate": "tenant_cost" | "latency_sketch", "k": 1000}`.
+fn parse_aggregate(obj: &Map<String, Value>) -> Result<WindowFunctionSpec> {
+    let path = "function";
+    let aggregate = match field(obj, "aggregate") {
+        Some(Value::String(s)) if s == "tenant_cost" => CourseAggregate::TenantCost,
+        Some(Value::String(s)) if s == "latency_sketch" => {
+            let k = opt_i64(obj, "k", path, i64::from(DEFAULT_K))?;
+            let k = u32::try_from(k)
+                .ok()
+                .filter(|k| *k > 0)
+                .ok_or_else(|| ScenarioError::new(join(path, "k"), format!("LatencySketch: K must be > 0, not {k}")))?;
+            CourseAggregate::LatencySketch { k }
+        }
+        Some(v) => {
+            return Err(ScenarioError::new(
+                join(path, "aggregate"),
+                format!("unknown aggregate {} (expected tenant_cost or latency_sketch)", quote(v)),
+            ));
+        }
+        None => return Err(ScenarioError::new(join(path, "aggregate"), "is missing")),
+    };
+    Ok(WindowFunctionSpec::Aggregate(aggregate))
 }
 
 fn parse_key(v: &Value, path: &str) -> Result<String> {
@@ -269,6 +327,19 @@ fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
         None => None,
         Some(v) => Some(parse_i64(v, &join(path, "arrival"))?),
     };
+    for kind in [ControlKind::Checkpoint, ControlKind::Crash] {
+        let Some(v) = obj.get(kind.name()) else { continue };
+        if v != &Value::Bool(true) {
+            return Err(ScenarioError::new(join(path, kind.name()), format!("must be true, not {}", quote(v))));
+        }
+        if let Some(other) = obj.keys().find(|k| *k != kind.name() && *k != "arrival") {
+            return Err(ScenarioError::new(
+                join(path, other),
+                format!("a {} item has no other field than \"arrival\"", kind.name()),
+            ));
+        }
+        return Ok(InputItem::Control(Control { kind, arrival }));
+    }
     if let Some(wm) = obj.get("wm") {
         let wm = parse_i64(wm, &join(path, "wm"))?;
         if partition == 0 && arrival.is_none() {

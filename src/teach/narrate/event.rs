@@ -182,6 +182,30 @@ impl Context<'_> {
                     "The input pauses here (end_of_input false): no final Long.MAX watermark, so windows still waiting for the watermark stay open.".into()
                 }
             }
+            TraceKind::CheckpointTaken { checkpoint, item } => format!(
+                "Checkpoint {checkpoint} completes: it holds every window's state, the trigger state and all timers, and the source's position (it will replay from item {}); not the watermark.",
+                item + 1
+            ),
+            TraceKind::Crashed { item } => format!(
+                "The TaskManager dies at item {item}: everything the job held in memory is lost; what was already written to the sinks stays there."
+            ),
+            TraceKind::CrashPassed { item } => {
+                format!(
+                    "The replay passes item {item}, where the TaskManager died: that failure does not happen again."
+                )
+            }
+            TraceKind::Restored { checkpoint: Some(n), from_item } => format!(
+                "Flink restarts the job from checkpoint {n}: state and timers come back, the watermark starts again at Long.MIN_VALUE, and the source replays from item {from_item}. Anything emitted again is a recovery duplicate in an append sink."
+            ),
+            TraceKind::Restored { checkpoint: None, from_item } => format!(
+                "No checkpoint had completed, so Flink restarts the job with empty state and the source replays from item {from_item}: every result comes out again."
+            ),
+            TraceKind::Replayed { item } => format!("The restarted source reads item {item} again."),
+            TraceKind::TimersDueAtRestore { timers, .. } => format!(
+                "At the restore {} already due and {} at once, before the first replayed item (Flink's documented rule, not a recorded golden: in real Flink their place among the first outputs after the restart is a race).",
+                plural(*timers, "restored processing-time timer is", "restored processing-time timers are"),
+                if *timers == 1 { "fires" } else { "fire" }
+            ),
             TraceKind::Error { phase, class, message } => format!(
                 "Flink fails {}: {class}: {message}.",
                 if phase == "build" { "while building the job" } else { "while running the job" }

@@ -90,6 +90,9 @@ impl Context<'_> {
                 Some(v) => format!("max = {}", self.val(*v)),
                 None => format!("sum = {}", self.val(sum)),
             },
+            WindowFunctionSpec::Aggregate(agg) => {
+                format!("{} returns {}", agg.class_name(), agg.result(values.iter().copied()))
+            }
         }
     }
 

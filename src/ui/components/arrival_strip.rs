@@ -24,8 +24,14 @@ pub struct ArrivalStripProps {
 /// canvas leaves the strip unchanged unless an outcome changes.
 #[derive(Clone, PartialEq)]
 enum ChipItem {
-    Element { id: i64, key: AttrValue, value: i64 },
+    Element {
+        id: i64,
+        key: AttrValue,
+        value: i64,
+    },
     Watermark(Millis),
+    /// A checkpoint or crash item (issue 17).
+    Control(&'static str),
 }
 
 #[derive(Properties, PartialEq)]
@@ -70,6 +76,9 @@ fn Chip(p: &ChipProps) -> Html {
             "chip-watermark",
             format!("step {}: watermark item {}", i + 1, format_millis(*w)),
         ),
+        ChipItem::Control(name) => {
+            (name.to_string(), String::new(), "chip-control", format!("step {}: {name} item", i + 1))
+        }
     };
     let class = classes!(
         "chip",
@@ -195,7 +204,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         let partition = match item {
             InputItem::Element(e) => e.partition,
             InputItem::SourceWatermark(m) => m.partition,
-            InputItem::Watermark(_) => 0,
+            InputItem::Watermark(_) | InputItem::Control(_) => 0,
         };
         let (item, outcome) = match item {
             InputItem::Element(e) => {
@@ -209,6 +218,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             InputItem::Watermark(w) | InputItem::SourceWatermark(crate::engine::scenario::Marker { wm: w, .. }) => {
                 (ChipItem::Watermark(*w), "watermark")
             }
+            InputItem::Control(c) => (ChipItem::Control(c.kind.name()), c.kind.name()),
         };
         ChipProps {
             index: i,
@@ -258,7 +268,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         Callback::from(move |_| state.dispatch(Action::View(ViewAction::ToggleProcessingAxis)))
     };
     html! {
-        <div class="arrival" aria-label="Arrival order (processing time)">
+        <div class="arrival" role="group" aria-label="Arrival order (processing time)">
             <div class="arrival-head">
                 <span class="arrival-title">{ "arrival order" }</span>
                 <button data-testid="insert-watermark" title="Insert a watermark item at the playhead (w)" onclick={insert}>{ "+ watermark" }</button>
@@ -273,7 +283,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                     </button>
                 }
             </div>
-            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip"
+            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip" tabindex="0"
                 {onpointerdown} {onpointermove} {ondblclick} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
                 <ChipList {chips} />
             </ol>

@@ -42,7 +42,7 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
             let e = e.clone();
             return html! {
                 <div class="code-panel" data-testid="code-panel">
-                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <div class="tabs sub-tabs" role="tablist" aria-label="Language">{ tabs }</div>
                     <p class="field-error" role="alert" data-testid="code-error">{ format!("The Flink program could not be generated: {e}") }</p>
                 </div>
             };
@@ -50,7 +50,7 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
         (None, _) => {
             return html! {
                 <div class="code-panel" data-testid="code-panel">
-                    <div class="tabs sub-tabs" role="tablist">{ tabs }</div>
+                    <div class="tabs sub-tabs" role="tablist" aria-label="Language">{ tabs }</div>
                     <p class="muted" data-testid="code-loading">{ "Loading the code generator…" }</p>
                 </div>
             };
@@ -83,8 +83,9 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
     let copied = s.teach.share.as_ref().filter(|b| b.what == "code").map(|b| b.copied);
     html! {
         <div class="code-panel" data-testid="code-panel">
-            <div class="tabs sub-tabs" role="tablist">
-                { tabs }
+            // The tablist holds its tabs only (ARIA: a tablist owns tabs); Copy and Save beside it.
+            <div class="tabs sub-tabs">
+                <div class="tablist" role="tablist" aria-label="Language">{ tabs }</div>
                 <span class="spacer" />
                 <button data-testid="copy-code" onclick={copy} title="Copy the program">{ "Copy" }</button>
                 <button data-testid="save-code" onclick={save} title={format!("Save as {}", program.file_name)}>{ "Save" }</button>
@@ -99,7 +100,7 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
                     { for program.caveats.iter().map(|c| html! { <li>{ c.clone() }</li> }) }
                 </ul>
             }
-            <pre class="code" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
+            <pre class="code" tabindex="0" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
         </div>
     }
 }

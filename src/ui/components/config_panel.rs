@@ -58,39 +58,10 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
             el.scroll_into_view_with_bool(false);
         }
     });
-    let error = |f: Field| match p.errors.get(&f) {
-        Some(msg) => html! {
-            <span class="field-error" role="alert" id={error_id(f)} data-testid="field-error" data-field={f.name()}>{ msg.clone() }</span>
-        },
-        None => Html::default(),
-    };
-    let text = |f: Field, label: &'static str, hint: &'static str| {
-        let oninput = p.on_edit.reform(move |e: InputEvent| {
-            let v =
-                e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default();
-            ConfigEdit::Text(f, v)
-        });
-        let id = format!("cfg-{}", f.name());
-        let invalid = p.errors.contains_key(&f);
-        html! {
-            <div class={classes!("field", invalid.then_some("invalid"))}>
-                <label for={id.clone()}>{ label }</label>
-                <input id={id.clone()} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
-                       data-testid={id} value={d.text(f).to_string()}
-                       list={(f == Field::Partitions).then_some("cfg-partition-counts")}
-                       aria-invalid={invalid.to_string()} aria-describedby={invalid.then(|| error_id(f))}
-                       placeholder={hint} {oninput} />
-                { error(f) }
-            </div>
-        }
-    };
+    let error = |f: Field| field_error(p, f);
+    let text = |f: Field, label: &'static str, hint: &'static str| text_field(p, f, label, hint);
     let check = |label: &'static str, value: bool, testid: &'static str, edit: fn(bool) -> ConfigEdit| {
-        let onchange = p.on_edit.reform(move |e: Event| {
-            edit(e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).is_some_and(|i| i.checked()))
-        });
-        html! {
-            <label class="check"><input type="checkbox" checked={value} data-testid={testid} {onchange} />{ label }</label>
-        }
+        check_box(&p.on_edit, label, value, testid, edit)
     };
     let assigner = d.assigner;
     html! {
@@ -165,6 +136,56 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 { select(Field::Function, "function", options(d.function), |v| WindowFunctionSpec::from_value(v).map(ConfigEdit::Function), &p.on_edit, error(Field::Function)) }
             </fieldset>
         </form>
+    }
+}
+
+/// A refused field's reason. One body for every field (`inline(never)`: inlined at each of the
+/// form's fields it cost the main bundle kilobytes).
+#[inline(never)]
+fn field_error(p: &ConfigFormProps, f: Field) -> Html {
+    match p.errors.get(&f) {
+        Some(msg) => html! {
+            <span class="field-error" role="alert" id={error_id(f)} data-testid="field-error" data-field={f.name()}>{ msg.clone() }</span>
+        },
+        None => Html::default(),
+    }
+}
+
+/// A text field of the form, with its refusal under it.
+#[inline(never)]
+fn text_field(p: &ConfigFormProps, f: Field, label: &'static str, hint: &'static str) -> Html {
+    let oninput = p.on_edit.reform(move |e: InputEvent| {
+        let v = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default();
+        ConfigEdit::Text(f, v)
+    });
+    let id = format!("cfg-{}", f.name());
+    let invalid = p.errors.contains_key(&f);
+    html! {
+        <div class={classes!("field", invalid.then_some("invalid"))}>
+            <label for={id.clone()}>{ label }</label>
+            <input id={id.clone()} type="text" inputmode="numeric" spellcheck="false" autocomplete="off"
+                   data-testid={id} value={p.view.text(f).to_string()}
+                   list={(f == Field::Partitions).then_some("cfg-partition-counts")}
+                   aria-invalid={invalid.to_string()} aria-describedby={invalid.then(|| error_id(f))}
+                   placeholder={hint} {oninput} />
+            { field_error(p, f) }
+        </div>
+    }
+}
+
+#[inline(never)]
+fn check_box(
+    on_edit: &Callback<ConfigEdit>,
+    label: &'static str,
+    value: bool,
+    testid: &'static str,
+    edit: fn(bool) -> ConfigEdit,
+) -> Html {
+    let onchange = on_edit.reform(move |e: Event| {
+        edit(e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).is_some_and(|i| i.checked()))
+    });
+    html! {
+        <label class="check"><input type="checkbox" checked={value} data-testid={testid} {onchange} />{ label }</label>
     }
 }
 

@@ -1,4 +1,5 @@
-//! The legend under the canvas: what the marbles' colours, the hatching and the timer glyphs mean.
+//! The legend under the canvas: what the marbles' shapes and colours, the hatching, the timer glyphs
+//! and the windows' marks mean.
 
 use yew::prelude::*;
 
@@ -8,7 +9,7 @@ pub fn Legend() -> Html {
         html! { <span class="legend-item"><span class={classes!("swatch", class)} />{ label }</span> }
     };
     html! {
-        <div class="legend" aria-label="Legend">
+        <div class="legend" role="group" aria-label="Legend">
             { item("outcome-not-arrived", "not arrived") }
             { item("outcome-pending", "in state") }
             { item("outcome-on-time", "on time") }
@@ -16,7 +17,7 @@ pub fn Legend() -> Html {
             { item("outcome-side-output", "side output") }
             { item("outcome-dropped", "dropped") }
             <span class="legend-item"><span class="swatch hatch-swatch" />{ "allowed lateness" }</span>
-            <span class="legend-item">{ "▼ trigger timer  ■ cleanup timer" }</span>
+            <span class="legend-item">{ "▼ trigger timer  ■ cleanup timer  ● ◆ window fired / late" }</span>
             <span class="legend-hint">{ "drag elements & watermark · wheel zooms · right-click edits · ? keys" }</span>
         </div>
     }

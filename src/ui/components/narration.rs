@@ -29,7 +29,7 @@ pub fn Narration(props: &StateProps) -> Html {
     let asking = quiz.is_some_and(|q| q.asking.is_some());
     html! {
         <section class={classes!("narration", asking.then_some("with-quiz"))} data-testid="narration" data-step={step.to_string()}
-                 aria-live="polite" aria-label="What this step did">
+                 aria-live="polite" aria-label="What this step did" tabindex="0">
             if asking {
                 <QuizBox state={state.clone()} />
             }

@@ -9,6 +9,7 @@ use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::format_millis;
 use crate::engine::trace::FiringKind;
 use crate::engine::{Output, Run, Scenario, Window};
+use crate::teach::ValueFormat;
 use crate::ui::hooks::AppHandle;
 use crate::ui::scene::fold::{Effect, result_text};
 use crate::ui::state::AppState;
@@ -38,7 +39,7 @@ pub fn OutputList(props: &OutputListProps) -> Html {
     } else {
         (Vec::new(), false)
     };
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} /> }
+    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} values={s.teach.values} /> }
 }
 
 #[derive(Properties)]
@@ -50,6 +51,8 @@ struct OutputRowsProps {
     /// Outputs emitted by the step just taken (animated).
     fresh: Vec<usize>,
     fresh_late: bool,
+    /// The scenario's unit of values.
+    values: ValueFormat,
 }
 
 /// Equal when the rows would be: a drag re-runs the engine, but the outputs up to the playhead
@@ -65,6 +68,7 @@ impl PartialEq for OutputRowsProps {
         self.upto == other.upto
             && self.fresh == other.fresh
             && self.fresh_late == other.fresh_late
+            && self.values == other.values
             && self.scenario.function == other.scenario.function
             && self.scenario.side_output == other.scenario.side_output
             && (Rc::ptr_eq(&self.run, &other.run)
@@ -92,7 +96,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                 fires.push(html! {
                     <FireRow key={i} key_name={AttrValue::from(p.run.key_name(f.key).to_string())} window={f.window}
                         firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
-                        result={AttrValue::from(result_text(&p.scenario, &p.run, Some(i)))}
+                        result={AttrValue::from(result_text(&p.scenario, &p.run, Some(i), p.values))}
                         list={p.scenario.function == WindowFunctionSpec::Process} wm={f.watermark} fresh={fresh(i)} />
                 });
             }
@@ -122,6 +126,8 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
                     </li>
                 });
             }
+            // Checkpoint, crash and restore lines: the course's crash view draws them (issue 17).
+            Output::Recovery(_) => {}
             // A keyed process function's record (completed, abandoned, alert, ok).
             Output::Process(rec) => {
                 let key = p.run.key_name(rec.key).to_string();

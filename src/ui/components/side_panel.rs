@@ -19,6 +19,19 @@ pub struct SidePanelProps {
     pub state: AppHandle,
 }
 
+/// The tabs: what, the label, the `data-testid` (and `id`).
+const TABS: [(Tab, &str, &str); 9] = [
+    (Tab::Output, "Output", "tab-output"),
+    (Tab::Sinks, "Sinks", "tab-sinks"),
+    (Tab::Charts, "Charts", "tab-charts"),
+    (Tab::Code, "Code", "tab-code"),
+    (Tab::Lateness, "Lateness", "tab-lateness"),
+    (Tab::Config, "Configure", "tab-config"),
+    (Tab::Sql, "SQL", "tab-sql"),
+    (Tab::Compare, "Compare", "tab-compare"),
+    (Tab::Log, "Step log", "tab-log"),
+];
+
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let state = props.state.clone();
@@ -27,7 +40,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         let state = state.clone();
         html! {
             <button class={classes!("tab", (tab == t).then_some("active"))} role="tab" aria-selected={(tab == t).to_string()}
-                    data-testid={testid} onclick={Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::SetTab(t))))}>
+                    data-testid={testid} id={testid} onclick={Callback::from(move |_| state.dispatch(Action::Panel(PanelAction::SetTab(t))))}>
                 { label }
             </button>
         }
@@ -40,18 +53,11 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     html! {
         <aside class="side-panel" aria-label="Output and configuration">
             <div class="tabs" role="tablist">
-                { tab_button(Tab::Output, "Output", "tab-output") }
-                { tab_button(Tab::Sinks, "Sinks", "tab-sinks") }
-                { tab_button(Tab::Charts, "Charts", "tab-charts") }
-                { tab_button(Tab::Code, "Code", "tab-code") }
-                { tab_button(Tab::Lateness, "Lateness", "tab-lateness") }
-                { tab_button(Tab::Config, "Configure", "tab-config") }
-                { tab_button(Tab::Sql, "SQL", "tab-sql") }
-                { tab_button(Tab::Compare, "Compare", "tab-compare") }
-                { tab_button(Tab::Log, "Step log", "tab-log") }
+                { for TABS.iter().map(|(t, label, testid)| tab_button(*t, label, testid)) }
                 <span class="tab-count">{ format!("{outputs} record(s)") }</span>
             </div>
-            <div class="tab-body">
+            // A tab panel is a Tab stop (ARIA's tabs pattern): its content scrolls by keyboard too.
+            <div class="tab-body" role="tabpanel" tabindex="0" aria-labelledby={TABS.iter().find(|t| t.0 == tab).map(|t| t.2)}>
                 {
                     match tab {
                         Tab::Output => html! { <OutputList state={state.clone()} /> },

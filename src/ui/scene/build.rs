@@ -10,6 +10,7 @@ use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
 use crate::engine::trace::TimeDomain;
 use crate::engine::view::{ElementOutcome, TimerStatus, WindowState};
 use crate::engine::{Millis, Run, Scenario, Window};
+use crate::teach::ValueFormat;
 use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
 use crate::ui::geometry::{Viewport, clamp_px, format_duration, px_from_millis, snap, ticks, watermark_x};
 
@@ -43,6 +44,8 @@ pub struct SceneInput<'a> {
     pub anim_seq: u64,
     pub speed: f64,
     pub snap_unit: Millis,
+    /// The scenario's unit of values: window results and element names use it.
+    pub values: ValueFormat,
 }
 
 /// How many input items one group of marbles holds: a drag redraws the group of the element it
@@ -205,11 +208,7 @@ impl<'a> SceneInput<'a> {
                 }
             })
             .collect();
-        Axis {
-            ticks,
-            processing_note: !self.scenario.assigner.is_event_time() && !self.processing_axis,
-            processing_axis: self.processing_axis,
-        }
+        Axis { ticks, processing_axis: self.processing_axis }
     }
 
     fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
@@ -279,9 +278,11 @@ impl<'a> SceneInput<'a> {
                     let n = w.contents.len();
                     match (width, last) {
                         (w, Some(_)) if w > 150.0 => {
-                            format!("{n} in state · {}", result_text(self.shown, self.run, last))
+                            format!("{n} in state · {}", result_text(self.shown, self.run, last, self.values))
                         }
-                        (w, Some(_)) if w > 70.0 => format!("{n} · {}", result_text(self.shown, self.run, last)),
+                        (w, Some(_)) if w > 70.0 => {
+                            format!("{n} · {}", result_text(self.shown, self.run, last, self.values))
+                        }
                         (w, None) if w > 90.0 => format!("{n} in state"),
                         _ => n.to_string(),
                     }
@@ -315,7 +316,7 @@ impl<'a> SceneInput<'a> {
                 x0,
                 width,
                 y: lane.row_y(row),
-                height: dims::WINDOW_ROW - 4.0,
+                height: lane.row_height() - 4.0,
                 hatch_px,
                 lateness,
                 fill: (fill * 1000.0).round() / 1000.0,
@@ -335,8 +336,7 @@ impl<'a> SceneInput<'a> {
         let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
         let mut out = Vec::new();
         let function = self.shown.process_function.is_some();
-        let ignored =
-            if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Default::default() };
+        let ignored = if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Vec::new() };
         // Each axis shows the timers of its own clock.
         let domain = if self.processing_axis { TimeDomain::ProcessingTime } else { TimeDomain::EventTime };
         for t in self.fold.view.timers.iter().filter(|t| t.domain == domain) {
@@ -434,6 +434,7 @@ impl<'a> SceneInput<'a> {
                 key_name: key_name.clone(),
                 ts: e.ts,
                 value: e.value,
+                values: self.values,
                 x: round1(x),
                 y: lane.marble_y() + STACK_OFFSETS[l],
                 outcome: view.elements.get(ordinal).copied().flatten(),
@@ -467,7 +468,7 @@ impl<'a> SceneInput<'a> {
                 Window::Global => x0,
                 Window::Time(tw) => x_of(vp, tw.start).max(x0.min(x_of(vp, tw.end) - 10.0)),
             };
-            let y1 = lane.row_y(row) + dims::WINDOW_ROW / 2.0 - 2.0;
+            let y1 = lane.row_y(row) + lane.row_height() / 2.0 - 2.0;
             Some(Flight { x: x0, y: y0, dx: x1 - x0, dy: y1 - y0, delay: delay_style(order, n, self.speed) })
         });
         items.collect()
@@ -638,6 +639,7 @@ impl<'a> SceneInput<'a> {
                     key_name: names.lanes.get(lane).cloned().unwrap_or_else(|| Rc::from(e.key.as_str())),
                     ts: e.ts,
                     value: e.value,
+                    values: self.values,
                     x: x_of(vp, e.ts),
                     y: y_of(i),
                     outcome: view.elements.get(ordinal).copied().flatten(),

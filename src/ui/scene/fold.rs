@@ -10,6 +10,7 @@ use crate::engine::time::LONG_MIN;
 use crate::engine::trace::ElemIdx;
 use crate::engine::view::{StepView, at_step};
 use crate::engine::{KeyId, Millis, Output, Run, Scenario, TimeWindow, TraceKind, Window};
+use crate::teach::ValueFormat;
 
 use crate::teach::source::SourceView;
 
@@ -170,23 +171,26 @@ pub fn step_log(run: &Run, step: usize) -> Vec<String> {
 }
 
 /// The window function's result for display: what the function returned last time.
-pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>) -> String {
+pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>, values: ValueFormat) -> String {
     use crate::engine::scenario::WindowFunctionSpec as F;
     let Some(Output::Fire(f)) = output.and_then(|i| run.outputs.get(i)) else { return "—".into() };
-    let values = || f.elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.value);
+    let extreme = |max: bool| {
+        let v = f.elems.iter().filter_map(|e| run.elements.get(*e as usize)).map(|e| e.value);
+        let v = if max { v.max() } else { v.min() };
+        v.map_or("—".into(), |v| values.value(v))
+    };
     match scenario.function {
-        F::Process | F::Sum => format!("sum {}", f.sum),
+        F::Process | F::Sum => format!("sum {}", values.value(f.sum)),
         F::Count => format!("count {}", f.count),
-        F::Avg => {
-            if f.count == 0 {
-                "avg —".into()
-            } else {
-                let avg = f.sum as f64 / f.count as f64;
-                if avg.fract() == 0.0 { format!("avg {avg:.0}") } else { format!("avg {avg:.2}") }
-            }
+        F::Avg if f.count == 0 => "avg —".into(),
+        // An average of whole values in their unit when it is whole, else two decimals of the bare number.
+        F::Avg if f.sum.checked_rem(f.count as i64) == Some(0) => {
+            format!("avg {}", values.value(f.sum / f.count as i64))
         }
-        F::Max => values().max().map_or("max —".into(), |v| format!("max {v}")),
-        F::Min => values().min().map_or("min —".into(), |v| format!("min {v}")),
+        F::Avg => format!("avg {:.2}", f.sum as f64 / f.count as f64),
+        F::Max => format!("max {}", extreme(true)),
+        F::Min => format!("min {}", extreme(false)),
+        F::Aggregate(_) => f.result.map_or("—".into(), |r| r.to_string()),
     }
 }
 
@@ -212,10 +216,12 @@ mod tests {
         assert_eq!(sc.input_watermark, 59_999);
         assert_eq!(sc.last_fire, vec![Some(0)]);
         assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: false, .. })));
-        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 1");
+        assert_eq!(result_text(&s, &r, sc.last_fire[0], ValueFormat::Plain), "sum 1");
         let sc = StepFold::new(&s, &r, 3);
         assert!(sc.effects.iter().any(|e| matches!(e, Effect::Fired { late: true, .. })));
-        assert_eq!(result_text(&s, &r, sc.last_fire[0]), "sum 6");
+        assert_eq!(result_text(&s, &r, sc.last_fire[0], ValueFormat::Plain), "sum 6");
+        // In the scenario's unit, as the narration and the sinks write it.
+        assert_eq!(result_text(&s, &r, sc.last_fire[0], ValueFormat::UsdCents), "sum $0.06");
         assert!(!step_log(&r, 3).is_empty());
         assert_eq!(StepFold::new(&s, &r, 0).effects, vec![]);
     }

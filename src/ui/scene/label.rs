@@ -5,6 +5,7 @@
 
 use crate::engine::time::{LONG_MAX, LONG_MIN, format_millis};
 use crate::engine::view::ElementOutcome;
+use crate::teach::format;
 
 use super::{MarbleItem, PartitionItem, SideMarbleItem, TimerItem, WatermarkItem, WindowItem};
 
@@ -43,14 +44,15 @@ fn time(t: i64) -> String {
     }
 }
 
-/// "Element 5, key A, event time 10:00:50.000, value 16: emitted in a late firing".
+/// "Element 5, key A, event time 10:00:50, value $0.16: emitted in a late firing" (times as the
+/// narration writes them, values in the scenario's unit).
 pub fn element(m: &MarbleItem) -> String {
     format!(
         "Element {}, key {}, event time {}, value {}: {}",
         m.elem_id,
         m.key_name,
-        format_millis(m.ts),
-        m.value,
+        format::time(m.ts),
+        m.values.value(m.value),
         outcome_text(m.outcome)
     )
 }
@@ -136,6 +138,7 @@ mod tests {
             key_name: "A".into(),
             ts: 1_767_261_650_000,
             value: 16,
+            values: crate::teach::ValueFormat::UsdCents,
             x: 0.0,
             y: 0.0,
             outcome: Some(ElementOutcome::InLateFiring),
@@ -144,6 +147,6 @@ mod tests {
             crossing: None,
             tab: super::super::TabStop::Roving,
         };
-        assert_eq!(element(&m), "Element 5, key A, event time 10:00:50.000, value 16: emitted in a late firing");
+        assert_eq!(element(&m), "Element 5, key A, event time 10:00:50, value $0.16: emitted in a late firing");
     }
 }

@@ -22,6 +22,8 @@ pub mod dims {
     pub const MARBLE_R: f64 = 9.0;
     /// Rows drawn per lane at most (a sliding window with 1000 copies is summarised).
     pub const MAX_ROWS: u16 = 12;
+    /// How much taller than these rows a lane grows when the canvas has room below the lanes.
+    pub const MAX_STRETCH: f64 = 2.5;
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -30,19 +32,34 @@ pub struct Lane {
     pub y: f64,
     pub height: f64,
     pub rows: u16,
+    /// The rows' stretch (1: the `dims` heights), so that the lanes fill the canvas's height.
+    pub stretch: f64,
 }
 
 impl Lane {
+    fn new(key: String, rows: u16) -> Lane {
+        Lane { key, y: 0.0, height: Lane::height_of(rows, 1.0), rows, stretch: 1.0 }
+    }
+
+    fn height_of(rows: u16, stretch: f64) -> f64 {
+        (dims::TIMER_ROW + f64::from(rows) * dims::WINDOW_ROW + dims::MARBLE_ROW) * stretch + 8.0
+    }
+
     pub fn timer_y(&self) -> f64 {
-        self.y + dims::TIMER_ROW / 2.0 + 2.0
+        self.y + dims::TIMER_ROW * self.stretch / 2.0 + 2.0
+    }
+
+    /// The height of a window row (a band is 4 less).
+    pub fn row_height(&self) -> f64 {
+        dims::WINDOW_ROW * self.stretch
     }
 
     pub fn row_y(&self, row: u16) -> f64 {
-        self.y + dims::TIMER_ROW + 4.0 + f64::from(row.min(dims::MAX_ROWS - 1)) * dims::WINDOW_ROW
+        self.y + dims::TIMER_ROW * self.stretch + 4.0 + f64::from(row.min(dims::MAX_ROWS - 1)) * self.row_height()
     }
 
     pub fn marble_y(&self) -> f64 {
-        self.y + self.height - dims::MARBLE_ROW / 2.0 - 2.0
+        self.y + self.height - dims::MARBLE_ROW * self.stretch / 2.0 - 2.0
     }
 }
 
@@ -64,6 +81,8 @@ pub struct RunLayout {
     pub tracks: Vec<f64>,
     pub side_lane_y: f64,
     pub height: f64,
+    /// The height with unstretched lanes (what the canvas scale is fitted to).
+    pub natural_height: f64,
     /// Earliest and latest time worth showing (elements, watermark items, windows).
     pub time_range: Option<(Millis, Millis)>,
     /// The same on the processing-time axis: the arrivals (and processing-time windows).
@@ -109,6 +128,7 @@ impl RunLayout {
                     elem_of_input.push(None);
                     widen(item.watermark().unwrap_or(0));
                 }
+                InputItem::Control(_) => elem_of_input.push(None),
             }
         }
         let lane_of_run_key: Vec<usize> =
@@ -176,23 +196,15 @@ impl RunLayout {
                 }
             }
         }
-        let mut lanes = Vec::with_capacity(keys.len());
-        let mut y = dims::AXIS_HEIGHT;
+        let lanes = keys.into_iter().zip(rows_of_lane).map(|(key, rows)| Lane::new(key, rows)).collect();
         let mut tracks = Vec::new();
         if crate::teach::source::SourceView::shows_tracks(scenario) {
+            let mut y = dims::AXIS_HEIGHT;
             for _ in 0..scenario.partition_count() {
                 tracks.push(y);
                 y += dims::TRACK;
             }
-            y += dims::LANE_GAP;
         }
-        for (key, rows) in keys.into_iter().zip(rows_of_lane) {
-            let height = dims::TIMER_ROW + 4.0 + f64::from(rows) * dims::WINDOW_ROW + dims::MARBLE_ROW + 4.0;
-            lanes.push(Lane { key, y, height, rows });
-            y += height + dims::LANE_GAP;
-        }
-        let side_lane_y = y;
-        let height = y + dims::SIDE_LANE + 8.0;
         let time_range = (lo <= hi).then_some((lo, hi));
         let arrivals = scenario.arrivals();
         let processing_windows = !scenario.assigner.is_event_time();
@@ -208,7 +220,7 @@ impl RunLayout {
                 }
             }
         }
-        RunLayout {
+        let mut layout = RunLayout {
             lanes,
             lane_of_run_key,
             elem_of_input,
@@ -216,12 +228,45 @@ impl RunLayout {
             lane_of_elem,
             rows,
             tracks,
-            side_lane_y,
-            height,
+            side_lane_y: 0.0,
+            height: 0.0,
+            natural_height: 0.0,
             time_range,
             processing_range,
             processing_windows,
             arrivals,
+        };
+        layout.place_lanes(1.0);
+        layout.natural_height = layout.height;
+        layout
+    }
+
+    /// Stacks the lanes under the axis (and the partition tracks) with their rows stretched by `stretch`.
+    fn place_lanes(&mut self, stretch: f64) {
+        let mut y = self.tracks.last().map_or(dims::AXIS_HEIGHT, |t| t + dims::TRACK + dims::LANE_GAP);
+        for lane in &mut self.lanes {
+            lane.stretch = stretch;
+            lane.y = y;
+            lane.height = Lane::height_of(lane.rows, stretch);
+            y += lane.height + dims::LANE_GAP;
+        }
+        self.side_lane_y = y;
+        self.height = y + dims::SIDE_LANE + 8.0;
+    }
+
+    /// Lets the lanes fill `height` canvas units (the canvas box at its scale): their rows grow,
+    /// up to [`dims::MAX_STRETCH`], so no third of a projected canvas stays empty below them.
+    pub fn fit_height(&mut self, height: f64) {
+        let lanes: f64 = self.lanes.iter().map(|l| Lane::height_of(l.rows, 1.0) - 8.0).sum();
+        let fixed = self.natural_height - lanes;
+        let stretch = if lanes > 0.0 && height.is_finite() {
+            ((height - fixed) / lanes).clamp(1.0, dims::MAX_STRETCH)
+        } else {
+            1.0
+        };
+        let stretch = (stretch * 20.0).floor() / 20.0;
+        if stretch != self.lanes.first().map_or(1.0, |l| l.stretch) {
+            self.place_lanes(stretch);
         }
     }
 
@@ -278,5 +323,27 @@ mod tests {
         assert_eq!(l.lanes[0].rows, 2);
         let rows: Vec<u16> = l.rows.values().copied().collect();
         assert_eq!(rows, vec![0, 1, 0]);
+    }
+
+    /// With room below them the lanes grow to fill the canvas (up to 2.5×), keeping their order
+    /// and the side output lane under them; without room they keep their natural height.
+    #[test]
+    fn lanes_fill_the_height() {
+        let s = scenario(
+            r#"{"assigner": {"kind": "tumbling", "size": 10000},
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"id": 2, "key": "B", "ts": 1000}]}"#,
+        );
+        let mut l = RunLayout::new(&s, &run(&s));
+        let natural = l.height;
+        l.fit_height(natural - 50.0);
+        assert_eq!(l.height, natural);
+        l.fit_height(natural + 100.0);
+        assert!(l.height <= natural + 100.0 && l.height > natural + 90.0, "{} of {}", l.height, natural + 100.0);
+        assert!(l.lanes[1].y >= l.lanes[0].y + l.lanes[0].height);
+        assert!(l.lanes[0].marble_y() > l.lanes[0].row_y(0) + l.lanes[0].row_height());
+        assert_eq!(l.side_lane_y, l.lanes[1].y + l.lanes[1].height + dims::LANE_GAP);
+        l.fit_height(natural * 10.0);
+        assert_eq!(l.lanes[0].stretch, dims::MAX_STRETCH);
+        assert_eq!(l.natural_height, natural);
     }
 }

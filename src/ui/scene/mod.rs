@@ -17,6 +17,7 @@
 mod build;
 pub mod diff;
 pub mod fold;
+pub mod glyph;
 mod hit;
 pub mod label;
 pub mod layout;
@@ -29,6 +30,7 @@ use std::rc::Rc;
 
 use crate::engine::Millis;
 use crate::engine::view::{ElementOutcome, TimerStatus};
+use crate::teach::ValueFormat;
 use crate::ui::action::ObjectId;
 
 pub use build::SceneInput;
@@ -86,9 +88,6 @@ pub struct Tick {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Axis {
     pub ticks: Vec<Tick>,
-    /// Processing-time windows on the event-time axis (only when asked): the bands use
-    /// processing time, the marbles event time.
-    pub processing_note: bool,
     /// The axis is processing time (the arrivals): drawn by Flink's rules, not a recorded run.
     pub processing_axis: bool,
 }
@@ -177,6 +176,8 @@ pub struct MarbleItem {
     pub key_name: Rc<str>,
     pub ts: Millis,
     pub value: i64,
+    /// The scenario's unit of values (`$4.31`, not `431`).
+    pub values: ValueFormat,
     pub x: f64,
     pub y: f64,
     pub outcome: Option<ElementOutcome>,

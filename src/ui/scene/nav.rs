@@ -70,7 +70,9 @@ pub fn go(objects: &[Focusable], from: Option<ObjectId>, lane: usize, nav: Nav) 
                 objects.iter().map(|o| o.lane).filter(|l| *l > lane).min()
             };
             let Some(other) = other else { return Some(here) };
-            let distance = |o: &&Focusable| (o.x - here.x).abs();
+            // The nearest other object: the watermark is in every lane, and landing on it again
+            // would tell a screen-reader user nothing about the lane they moved to.
+            let distance = |o: &&Focusable| (o.x - here.x).abs() + if o.id == here.id { f64::MAX / 2.0 } else { 0.0 };
             in_lane(other)
                 .fold(None, |best: Option<&Focusable>, o| match best {
                     Some(b) if distance(&b) <= distance(&o) => Some(b),
@@ -109,7 +111,8 @@ mod tests {
         assert_eq!(next(ObjectId::Watermark, 0, Nav::Next), Some((ObjectId::Watermark, 0)), "the end stays");
         assert_eq!(next(w, 0, Nav::Prev), Some((w, 0)));
         assert_eq!(next(ObjectId::Element(0), 0, Nav::Down), Some((ObjectId::Element(2), 1)));
-        assert_eq!(next(ObjectId::Watermark, 1, Nav::Up), Some((ObjectId::Watermark, 0)));
+        // From the watermark (in every lane) ↑ goes to the other lane's nearest other object.
+        assert_eq!(next(ObjectId::Watermark, 1, Nav::Up), Some((ObjectId::Element(0), 0)));
         assert_eq!(next(ObjectId::Element(2), 1, Nav::Down), Some((ObjectId::Late(1), 2)));
         assert_eq!(next(ObjectId::Late(1), 2, Nav::Down), Some((ObjectId::Late(1), 2)));
         assert_eq!(go(&objects, None, 0, Nav::Next).map(|o| o.id), Some(w), "from nothing: the lane's first");

@@ -8,7 +8,6 @@
 //!  StateExpired(key, at) ──the element or timer that read the state──▶ a badge at its event time
 //! ```
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use crate::engine::{KeyId, Millis, Run, TraceKind};
@@ -19,10 +18,10 @@ use super::layout::RunLayout;
 
 /// The timers (key, time) that fired up to `step` without the function emitting anything: the
 /// RequestAssembler's stale timers (the error-rate alert emits on every timer).
-pub fn ignored_timers(run: &Run, step: usize) -> BTreeSet<(KeyId, Millis)> {
+pub fn ignored_timers(run: &Run, step: usize) -> Vec<(KeyId, Millis)> {
     let to = run.trace.partition_point(|e| e.step < step);
     let events = run.trace.get(..to).unwrap_or(&[]);
-    let mut out = BTreeSet::new();
+    let mut out = Vec::new();
     for (i, ev) in events.iter().enumerate() {
         let TraceKind::TimerFired { key, time, .. } = ev.kind else { continue };
         // `onTimer` runs right after the firing is recorded: what it emits comes before the
@@ -37,7 +36,7 @@ pub fn ignored_timers(run: &Run, step: usize) -> BTreeSet<(KeyId, Millis)> {
             })
             .any(|e| matches!(e.kind, TraceKind::FunctionEmitted { key: k, .. } if k == key));
         if !emitted {
-            out.insert((key, time));
+            out.push((key, time));
         }
     }
     out
@@ -92,7 +91,7 @@ mod tests {
         );
         let r = run(&s);
         let ignored = ignored_timers(&r, r.steps);
-        assert_eq!(ignored.into_iter().collect::<Vec<_>>(), vec![(0, 1000)]);
+        assert_eq!(ignored, vec![(0, 1000)]);
         assert_eq!(r.outputs.len(), 1, "one abandoned record, for the timer at 1500");
     }
 

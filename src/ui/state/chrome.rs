@@ -48,6 +48,16 @@ impl Editor {
                 },
                 error: None,
             },
+            InputItem::Control(c) => Editor {
+                index,
+                is_watermark: false,
+                key: String::new(),
+                value: String::new(),
+                ts: String::new(),
+                partition: "0".into(),
+                arrival: c.arrival.map(|a| a.to_string()).unwrap_or_default(),
+                error: Some(format!("a {} item has no fields to edit", c.kind.name())),
+            },
         }
     }
 

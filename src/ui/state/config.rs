@@ -161,6 +161,8 @@ impl ConfigView {
                 d.trigger = TriggerChoice::ContinuousEventTime;
                 d.trigger_interval = num(interval);
             }
+            // No menu entry yet for the course's triggers: the form shows the default.
+            BaseTrigger::EarlyCount { .. } | BaseTrigger::SessionMaxDuration { .. } => {}
         }
         if let Some(e) = s.evictor {
             d.evict_after = e.do_evict_after;
@@ -173,6 +175,8 @@ impl ConfigView {
                     d.evictor = EvictorChoice::Time;
                     d.evictor_size = num(size);
                 }
+                // No menu entry yet: the form shows no evictor for a loaded DeltaEvictor.
+                EvictorKind::Delta { .. } => {}
             }
         }
         d

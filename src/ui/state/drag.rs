@@ -17,7 +17,7 @@ pub(super) fn set_watermark(item: &mut InputItem, wm: Millis) {
     match item {
         InputItem::Watermark(w) => *w = wm,
         InputItem::SourceWatermark(m) => m.wm = wm,
-        InputItem::Element(_) => {}
+        InputItem::Element(_) | InputItem::Control(_) => {}
     }
 }
 

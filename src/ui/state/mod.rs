@@ -188,7 +188,10 @@ impl AppState {
                 self.chrome.banners.clear();
                 self.open_fragment(*f);
             }
-            Action::Resize { width_px, height_px } => self.view.resize(width_px, height_px, &self.doc.layout),
+            Action::Resize { width_px, height_px } => {
+                self.view.resize(width_px, height_px, &self.doc.layout);
+                self.fit_lanes();
+            }
             Action::Play(a) => self.play.reduce(a, self.steps()),
             Action::View(a) => self.view.reduce(a, &self.doc.layout),
             Action::Select(sel) => self.select(sel),
@@ -254,6 +257,7 @@ impl AppState {
                     self.view.fit(&self.doc.layout);
                 }
                 self.view.rescale(&self.doc.layout);
+                self.fit_lanes();
                 if after.announce
                     && let Some(e) = &self.doc.run.error
                 {
@@ -267,9 +271,23 @@ impl AppState {
         }
     }
 
+    /// The lanes fill the canvas box's height at the canvas's scale (2 units spare: no scroll bar).
+    fn fit_lanes(&mut self) {
+        let units = self.view.box_px.1 / self.view.scale - 2.0;
+        if self.view.box_px.1 > 0.0 {
+            Rc::make_mut(&mut self.doc.layout).fit_height(units);
+        }
+    }
+
     /// The fold at the playhead follows the run and the step; the selection follows what exists;
     /// the scene follows all of it and the view.
     fn refresh(&mut self) {
+        let lecture = self.teach.mode == crate::ui::action::Mode::Lecture;
+        if lecture != self.view.lecture {
+            self.view.lecture = lecture;
+            self.view.rescale(&self.doc.layout);
+            self.fit_lanes();
+        }
         let key = (self.doc.shown, self.play.step);
         if key != self.fold_key {
             self.fold = Rc::new(StepFold::new(&self.doc.shown_scenario, &self.doc.run, self.play.step));
@@ -288,6 +306,8 @@ impl AppState {
             animate: self.play.animate,
             anim_seq: self.play.anim_seq,
             speed: self.play.speed,
+            values: self.teach.values,
+            stretch: self.doc.layout.lanes.first().map_or(1.0, |l| l.stretch),
         };
         let scene_changed = self.scene_key.as_ref() != Some(&scene_key);
         if scene_changed {

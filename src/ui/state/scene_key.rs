@@ -1,6 +1,7 @@
 //! What a scene is built from besides the fold (A's scene, and compare mode's B at A's view).
 
 use crate::engine::Millis;
+use crate::teach::ValueFormat;
 use crate::ui::action::{Drag, ObjectId};
 use crate::ui::geometry::Viewport;
 use crate::ui::scene::SceneInput;
@@ -22,6 +23,9 @@ pub(super) struct SceneKey {
     pub(super) animate: bool,
     pub(super) anim_seq: u64,
     pub(super) speed: f64,
+    pub(super) values: ValueFormat,
+    /// The lanes' stretch (`RunLayout::fit_height`).
+    pub(super) stretch: f64,
 }
 
 impl SceneKey {
@@ -43,6 +47,7 @@ impl SceneKey {
             anim_seq: self.anim_seq,
             speed: self.speed,
             snap_unit,
+            values: self.values,
         }
     }
 }

@@ -14,6 +14,8 @@ pub struct ViewState {
     /// CSS px per canvas unit: above 1 when there is room (a projector), so marbles and labels
     /// grow with the screen instead of leaving it empty.
     pub scale: f64,
+    /// Lecture mode: marbles, labels and glyphs grow further, for the back row of a hall.
+    pub lecture: bool,
     /// Processing time along the axis, asked for (processing-time windows always use it).
     pub processing_axis: bool,
 }
@@ -24,6 +26,7 @@ impl ViewState {
             viewport: Viewport::fit(0, 60_000, width_px),
             box_px: (width_px, 0.0),
             scale: 1.0,
+            lecture: false,
             processing_axis: false,
         }
     }
@@ -62,13 +65,15 @@ impl ViewState {
         self.viewport = fit_viewport(layout, self.viewport.width_px, self.on_processing_axis(layout));
     }
 
-    /// Fits the canvas scale to the box: up to 2× when the lanes leave room and the axis
-    /// keeps at least 800 units of width, down to 0.8× when they do not fit; the viewport keeps its time range.
+    /// Fits the canvas scale to the box: up to 2× (3× in lecture mode) when the lanes leave room
+    /// and the axis keeps at least 800 units of width (600 in lecture mode), down to 0.8× when
+    /// they do not fit; the viewport keeps its time range.
     pub fn rescale(&mut self, layout: &RunLayout) {
         let (w, h) = self.box_px;
-        let by_height = if h > 0.0 { h / layout.height.max(1.0) } else { 1.0 };
+        let (units, most) = if self.lecture { (600.0, 3.0) } else { (800.0, 2.0) };
+        let by_height = if h > 0.0 { h / layout.natural_height.max(1.0) } else { 1.0 };
         // Shrink a little (to 0.8) when the lanes do not fit a small embed; grow when there is room.
-        let scale = if by_height < 1.0 { by_height.max(0.8) } else { by_height.min(w / 800.0).clamp(1.0, 2.0) };
+        let scale = if by_height < 1.0 { by_height.max(0.8) } else { by_height.min(w / units).clamp(1.0, most) };
         self.scale = (scale * 20.0).floor() / 20.0;
         self.viewport = self.viewport.with_width(w / self.scale);
     }

@@ -28,13 +28,6 @@ pub fn axis(axis: &Axis, width: f64, height: f64) -> Html {
                     { "· drawn by Flink's rules, not a recorded run" }
                 </text>
             }
-            // Processing-time windows have processing-time bounds, but the marbles sit at their
-            // event time: say so, or the bands look as if they miss their own elements.
-            if axis.processing_note {
-                <text class="axis-title axis-domain-note" x="90" y="30" data-testid="axis-domain-note">
-                    { "· windows: processing time (arrival); marbles: event time" }
-                </text>
-            }
         </g>
     }
 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::px::px;
 use crate::ui::scene::focus_key;
+use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::label::late_element;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{LaneItem, SideLane, SideMarbleItem};
@@ -62,10 +63,10 @@ fn SideMarble(p: &SideMarbleProps) -> Html {
         // The drop-in animation moves an inner group: a CSS `transform` on the translated group
         // would replace its `transform` attribute and draw the marble at x = 0.
         Some(style) => html! {
-            <g data-testid="side-output-element" data-id={m.elem_id.to_string()} data-focus={focus} tabindex={m.tab.tabindex()}
+            <g data-testid="side-output-element" data-id={m.elem_id.to_string()} data-focus={focus} tabindex={m.tab.tabindex()} role="img" aria-describedby="desc-late"
                transform={format!("translate({},{})", px(m.x), px(m.y))}>
                 <g class="side-marble drop-in" style={style.to_string()}>
-                    <circle r={px(dims::MARBLE_R - 1.0)} />
+                    <path class="body" d={Shape::Triangle.path(0.0, 0.0, dims::MARBLE_R - 1.0)} />
                     <text class="marble-text" y="4" text-anchor="middle">{ m.elem_id }</text>
                     { title }
                 </g>
@@ -74,8 +75,8 @@ fn SideMarble(p: &SideMarbleProps) -> Html {
         // Absolute coordinates otherwise: a transform per marble costs the compositor a node each.
         None => html! {
             <g class="side-marble" data-testid="side-output-element" data-id={m.elem_id.to_string()} data-focus={focus}
-               tabindex={m.tab.tabindex()}>
-                <circle cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R - 1.0)} />
+               tabindex={m.tab.tabindex()} role="img" aria-describedby="desc-late">
+                <path class="body" d={Shape::Triangle.path(m.x, m.y, dims::MARBLE_R - 1.0)} />
                 <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
                 { title }
             </g>

@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::px::px;
 use crate::engine::view::ElementOutcome;
+use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::label::element as element_name;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{MarbleGroup, MarbleItem, focus_key, outcome_class};
@@ -43,14 +44,15 @@ fn Marble(p: &MarbleProps) -> Html {
         m.anim.is_some().then_some("arrive")
     );
     let dropped = matches!(m.outcome, Some(ElementOutcome::Dropped { .. }));
+    let shape = Shape::of(m.outcome);
     html! {
         // Absolute coordinates rather than a transform per marble: 500 transforms cost the
         // compositor more than 500 numbers.
         <g {class} style={m.anim.as_ref().map(|s| s.to_string())} data-testid="element" data-id={m.elem_id.to_string()} data-key={m.key_name.to_string()}
            data-ts={m.ts.to_string()} data-index={m.index.to_string()} data-outcome={m.outcome.map_or("not-arrived", |o| o.label())}
-           data-drag={format!("e:{}", m.index)} data-focus={focus_key(&m.id)} tabindex={m.tab.tabindex()}>
+           data-drag={format!("e:{}", m.index)} data-focus={focus_key(&m.id)} tabindex={m.tab.tabindex()} role="button" aria-describedby="desc-element">
             <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R + 5.0)} />
-            <circle class="body" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R)} />
+            <path class="body" d={shape.path(m.x, m.y, dims::MARBLE_R)} />
             <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
             if dropped {
                 <path class={classes!("cross", m.crossing.is_some().then_some("crossing"))} style={m.crossing.as_ref().map(|s| s.to_string())}

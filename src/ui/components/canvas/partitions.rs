@@ -11,23 +11,17 @@ use crate::ui::scene::label::partition as partition_name;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{PartitionItem, focus_key};
 
+/// A handful of tracks, redrawn with the scene (no memoised component: each costs the main
+/// bundle more than redrawing eight small groups does).
 pub fn partitions(items: &[PartitionItem], width: f64) -> Html {
     html! {
         <g class="partitions">
-            { for items.iter().map(|p| html! { <Track key={p.partition} item={p.clone()} {width} /> }) }
+            { for items.iter().map(|p| track(p, width)) }
         </g>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct TrackProps {
-    item: PartitionItem,
-    width: f64,
-}
-
-#[component]
-fn Track(props: &TrackProps) -> Html {
-    let p = &props.item;
+fn track(p: &PartitionItem, width: f64) -> Html {
     let (wm, idle) = (p.wm.to_string(), p.idle.to_string());
     if !p.drawn {
         return html! {
@@ -40,10 +34,10 @@ fn Track(props: &TrackProps) -> Html {
     html! {
         <g {class} data-testid="partition-watermark" data-partition={p.partition.to_string()} data-wm={wm}
            data-idle={idle} data-holds={p.holds.to_string()} data-focus={focus_key(&p.id)} tabindex={p.tab.tabindex()}>
-            <rect class="track-bg" x="0" y={px(y + 1.0)} width={px(props.width)} height={px(h - 2.0)} />
+            <rect class="track-bg" x="0" y={px(y + 1.0)} width={px(width)} height={px(h - 2.0)} />
             <rect class="track-fill" x="0" y={px(y + 4.0)} width={px(p.x)} height={px(h - 8.0)} />
             if p.idle {
-                <rect class="lateness track-idle" x="0" y={px(y + 1.0)} width={px(props.width)} height={px(h - 2.0)} />
+                <rect class="lateness track-idle" x="0" y={px(y + 1.0)} width={px(width)} height={px(h - 2.0)} />
             }
             <line class="track-wm" x1={px(p.x)} x2={px(p.x)} y1={px(y + 1.0)} y2={px(y + h - 1.0)} />
             <text class="track-label" x="6" y={px(y + 15.0)}>

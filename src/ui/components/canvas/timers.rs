@@ -47,7 +47,7 @@ fn TimerGlyph(p: &TimerGlyphProps) -> Html {
     html! {
         <g {class} data-testid="timer" data-time={t.time.to_string()} data-purpose={t.purpose} data-status={t.status.label()}
            data-key={t.key_name.to_string()} data-ignored={t.ignored.to_string()}
-           data-focus={focus_key(&t.id)} tabindex={t.tab.tabindex()}
+           data-focus={focus_key(&t.id)} tabindex={t.tab.tabindex()} role="img" aria-describedby="desc-window"
            transform={format!("translate({},{})", px(t.x), px(t.y))}>
             { glyph }
             if t.status == TimerStatus::Deleted {

@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use super::px::px;
+use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::label::element as element_name;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{TwoD, focus_key, outcome_class};
@@ -27,13 +28,14 @@ pub fn two_d(t: &TwoD, width: f64) -> Html {
     });
     let dots = t.dots.iter().map(|m| {
         let class = classes!("marble", outcome_class(m.outcome), m.selected.then_some("selected"));
+        let shape = Shape::of(m.outcome);
         html! {
             <g {class} key={format!("d{}", m.index)} data-testid="element" data-id={m.elem_id.to_string()} data-key={m.key_name.to_string()}
                data-ts={m.ts.to_string()} data-index={m.index.to_string()} data-drag={format!("e:{}", m.index)}
-               data-focus={focus_key(&m.id)} tabindex={m.tab.tabindex()}
+               data-focus={focus_key(&m.id)} tabindex={m.tab.tabindex()} role="button" aria-describedby="desc-element"
                transform={format!("translate({},{})", px(m.x), px(m.y))}>
                 <circle class="hit" r="12" />
-                <circle class="body" r="7" />
+                <path class="body" d={shape.path(0.0, 0.0, 7.0)} />
                 <text class="marble-text small" y="3" text-anchor="middle">{ m.elem_id }</text>
                 <title>{ format!("{}, arrives in step {}", element_name(m), m.index + 1) }</title>
             </g>

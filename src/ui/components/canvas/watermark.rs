@@ -40,7 +40,7 @@ pub fn watermark(w: &WatermarkItem) -> Html {
             { ghost.unwrap_or_default() }
             <line class="wm-line" data-testid="watermark-line" x1={px(x)} x2={px(x)} y1={px(top)} y2={px(height)} />
             <g class="wm-handle" data-testid="watermark" data-wm={w.wm.to_string()} data-drag="wm"
-               data-focus={focus_key(&ObjectId::Watermark)} tabindex={w.tab.tabindex()}>
+               data-focus={focus_key(&ObjectId::Watermark)} tabindex={w.tab.tabindex()} role="button" aria-describedby="desc-watermark">
                 <line class="wm-hit" x1={px(x)} x2={px(x)} y1={px(top)} y2={px(height)} />
                 <rect class="wm-flag" x={px(w.label_x)} y={px(top)} width={px(w.label_w)} height="18" rx="4" />
                 <text class="wm-text" x={px(w.label_x + 8.0)} y={px(top + 13.0)}>{ w.label.clone() }</text>

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::px::px;
 use crate::engine::time::format_millis;
+use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::label::window as window_name;
 use crate::ui::scene::{WindowGroup, WindowItem, focus_key};
 
@@ -35,6 +36,15 @@ struct WindowBandProps {
     item: WindowItem,
 }
 
+/// A fired window is marked as an on-time element is drawn, a late-fired one as a late one.
+fn state_shape(state: &str) -> Option<Shape> {
+    match state {
+        "fired" => Some(Shape::Circle),
+        "late-fired" => Some(Shape::Diamond),
+        _ => None,
+    }
+}
+
 /// One window band.
 #[component]
 fn WindowBand(p: &WindowBandProps) -> Html {
@@ -59,7 +69,7 @@ fn WindowBand(p: &WindowBandProps) -> Html {
     let (focus, tabindex) = if w.merged { (None, None) } else { (Some(focus_key(&w.id)), Some(w.tab.tabindex())) };
     html! {
         <g {class} style={w.born.as_ref().map(|s| s.to_string())} data-testid="window" data-key={w.key_name.to_string()} data-start={start} data-end={end}
-           data-state={w.state} data-count={w.count.to_string()} data-focus={focus} {tabindex}>
+           data-state={w.state} data-count={w.count.to_string()} data-focus={focus} {tabindex} role="img" aria-describedby="desc-window">
             { hatch }
             <rect class="band" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" />
             if w.live {
@@ -70,6 +80,11 @@ fn WindowBand(p: &WindowBandProps) -> Html {
             }
             if let Some(pulse) = &w.pulse {
                 <rect class="fx-pulse" x={px(x0)} y={px(y)} width={px(width)} height={px(h)} rx="3" style={pulse.to_string()} />
+            }
+            // The state's shape at the band's right end, as its element outcome is drawn: colour is
+            // never the only signal (a purged or cleaned band is dashed, an open one plain).
+            if let (Some(shape), true) = (state_shape(w.state), width > 16.0) {
+                <path class="state-mark" d={shape.path(x0 + width - 8.0, y + 6.0, 3.5)} />
             }
             if !w.label.is_empty() {
                 <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ w.label.to_string() }</text>

@@ -220,3 +220,26 @@ fn hit_testing_works_on_the_scene() {
     assert_eq!(scene.hit(1190.0, lane.y + 2.0), Hit::Background { lane_key: Some("A".into()) });
     assert_eq!(scene.hit(1190.0, 1.0), Hit::Background { lane_key: None });
 }
+
+/// On a projector the canvas is used: the scale grows with the box, the lanes fill the height
+/// left under them (no third of the canvas empty), and lecture mode grows marbles and labels
+/// further for the back row.
+#[test]
+fn lanes_fill_a_projected_canvas_and_lecture_mode_scales_up() {
+    use crate::ui::action::{Mode, TeachAction};
+    let mut st = state(TUMBLING);
+    st.dispatch(Action::Resize { width_px: 1450.0, height_px: 640.0 });
+    let used = |st: &AppState| st.scene.height * st.scene.scale;
+    assert!(st.view.scale > 1.5, "scale {}", st.view.scale);
+    assert!(used(&st) > 640.0 * 0.9 && used(&st) <= 640.0, "the canvas fills {} of 640 px", used(&st));
+    let lane = &st.scene.lanes[0];
+    assert!(lane.height > 120.0, "the lane grew: {}", lane.height);
+    let normal = st.view.scale;
+    st.dispatch(Action::Teach(TeachAction::SetMode(Mode::Lecture)));
+    assert!(st.view.scale > normal, "lecture {} > {normal}", st.view.scale);
+    assert!(used(&st) <= 640.0);
+    // A small embed keeps the natural lanes (it scrolls, it does not squash).
+    st.dispatch(Action::Teach(TeachAction::SetMode(Mode::Embed)));
+    st.dispatch(Action::Resize { width_px: 680.0, height_px: 150.0 });
+    assert_eq!(st.doc.layout.lanes[0].stretch, 1.0);
+}
