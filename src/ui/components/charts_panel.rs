@@ -14,7 +14,7 @@ use crate::teach::ValueFormat;
 use crate::ui::action::Mode;
 use crate::ui::charts::draw::{ChartStyle, draw_lag, draw_partitions, draw_results, draw_state};
 use crate::ui::charts::{LagChart, PartitionChart, ResultsChart, StateChart};
-use crate::ui::hooks::{AppHandle, ScenarioJson, use_extras, use_resize_observer, use_scenario_json};
+use crate::ui::hooks::{AppHandle, ScenarioJson, use_element_width, use_extras, use_scenario_json};
 use crate::ui::state::AppState;
 
 /// The three charts' data for one run.
@@ -142,16 +142,7 @@ pub fn ChartCanvas(p: &ChartCanvasProps) -> Html {
     let box_ref = use_node_ref();
     let canvas_ref = use_node_ref();
     // The box's width in CSS px, measured by a ResizeObserver: a resize redraws.
-    let width = use_state(|| 0u32);
-    {
-        let width = width.clone();
-        use_resize_observer(box_ref.clone(), move |el| {
-            let w = el.client_width().max(0) as u32;
-            if w != *width {
-                width.set(w);
-            }
-        });
-    }
+    let width = use_element_width(box_ref.clone());
     let w = *width;
     let h: u32 = if p.lecture {
         340

@@ -17,7 +17,7 @@ use crate::import::lateness::{default_bounds, report};
 use crate::import::{BoundRow, LatenessReport, format_duration};
 use crate::ui::charts::draw::ChartStyle;
 use crate::ui::charts::lateness::draw_lateness;
-use crate::ui::hooks::use_resize_observer;
+use crate::ui::hooks::use_element_width;
 
 #[derive(Properties, PartialEq)]
 pub struct LatenessViewProps {
@@ -84,16 +84,7 @@ pub fn LatenessView(p: &LatenessViewProps) -> Html {
     let made = use_memo(p.scenario_json.clone(), |json| make_report(json));
     let box_ref = use_node_ref();
     let canvas_ref = use_node_ref();
-    let width = use_state(|| 0u32);
-    {
-        let width = width.clone();
-        use_resize_observer(box_ref.clone(), move |el| {
-            let w = el.client_width().max(0) as u32;
-            if w != *width {
-                width.set(w);
-            }
-        });
-    }
+    let width = use_element_width(box_ref.clone());
     let (w, h) = (*width, if p.lecture { 340u32 } else { 260 });
     let dpr = device_pixel_ratio();
     // Each bound's point in CSS px, as drawn: what a click is matched against.

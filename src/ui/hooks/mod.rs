@@ -9,6 +9,7 @@
 //! | [`use_url_sync`], [`use_autosave`] | every commit → the address bar, the autosave |
 //! | [`use_frame_clock`] | while playing, every animation frame → a tick |
 //! | [`use_resize_observer`] | an element's size → a callback |
+//! | [`use_element_width`] | an element's width in CSS px, as state |
 //! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
 //! | [`use_host_api`] | a lab page's messages → actions; the step, edits, quiz answers and the height → the lab page |
 //! | [`use_sound`] | each step the playhead lands on → its sound cues (Web Audio), when sound is on |
@@ -32,6 +33,6 @@ pub use use_frame_clock::use_frame_clock;
 pub use use_hash_link::use_hash_link;
 pub use use_host_api::use_host_api;
 pub use use_keyboard::use_keyboard;
-pub use use_resize_observer::use_resize_observer;
+pub use use_resize_observer::{use_element_width, use_resize_observer};
 pub use use_sound::use_sound;
 pub use use_url_sync::{use_autosave, use_saved_fragment, use_url_sync};

@@ -31,3 +31,20 @@ where
         }
     });
 }
+
+/// The width in CSS px of the element behind `node`, kept up to date by [`use_resize_observer`]
+/// (0 until it is mounted): a chart that draws at its box's width redraws when the box resizes.
+#[hook]
+pub fn use_element_width(node: NodeRef) -> yew::UseStateHandle<u32> {
+    let width = yew::use_state(|| 0u32);
+    {
+        let width = width.clone();
+        use_resize_observer(node, move |el| {
+            let w = el.client_width().max(0) as u32;
+            if w != *width {
+                width.set(w);
+            }
+        });
+    }
+    width
+}
