@@ -51,7 +51,8 @@ test('sound: off by default, a named toggle kept across reloads; one cue set per
   t.after(close);
   const toggle = page.locator('[data-testid="sound-toggle"]');
   assert.equal(await toggle.getAttribute('aria-pressed'), 'false');
-  assert.equal(await toggle.getAttribute('aria-label'), 'Sound cues');
+  // The name carries the visible state word (WCAG 2.5.3, label in name); aria-pressed carries it too.
+  assert.equal(await toggle.getAttribute('aria-label'), 'Sound cues off');
   assert.equal(await cues(page).getAttribute('data-sound'), 'off');
   // Off: the cues are listed, nothing plays.
   await page.locator('[data-testid="step-forward"]').click();
@@ -62,6 +63,7 @@ test('sound: off by default, a named toggle kept across reloads; one cue set per
   await page.keyboard.press('Space');
   await until(page, 'sound on', async () => (await toggle.getAttribute('aria-pressed')) === 'true');
   assert.match(await toggle.textContent(), /on/);
+  assert.equal(await toggle.getAttribute('aria-label'), 'Sound cues on');
   // Lab 6.1, step 3: the watermark passes 10:00:59.999, the main firing's tone plays once.
   await page.locator('[data-testid="step-back"]').click();
   assert.equal(await atStep(page, 2), '');
