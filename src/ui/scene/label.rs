@@ -44,8 +44,9 @@ fn time(t: i64) -> String {
     }
 }
 
-/// "Element 5, key A, event time 10:00:50, value $0.16: emitted in a late firing" (times as the
-/// narration writes them, values in the scenario's unit).
+/// "Element 5, key A, event time 10:00:50, value $0.16: late firing of window 10:00–10:01" (times
+/// as the narration writes them, values in the scenario's unit, the outcome with its window(s):
+/// main firing, late firing, side output, dropped, not yet fired).
 pub fn element(m: &MarbleItem) -> String {
     format!(
         "Element {}, key {}, event time {}, value {}: {}",
@@ -53,12 +54,15 @@ pub fn element(m: &MarbleItem) -> String {
         m.key_name,
         format::time(m.ts),
         m.values.value(m.value),
-        outcome_text(m.outcome)
+        m.fate.describe(m.outcome)
     )
 }
 
+/// "Element 4, event time 10:00:20, in the side output lane: too late for window 10:00–10:01".
 pub fn late_element(m: &SideMarbleItem) -> String {
-    format!("Element {}, event time {}: late, in the side output", m.elem_id, format_millis(m.ts))
+    let why = m.fate.describe(Some(ElementOutcome::SideOutput));
+    let why = why.strip_prefix("side output: ").unwrap_or(&why);
+    format!("Element {}, event time {}, in the side output lane: {why}", m.elem_id, format::time(m.ts))
 }
 
 /// "Window [10:00:00.000, 10:01:00.000), key A: fired, 3 elements in state, 1 firing".
@@ -142,11 +146,64 @@ mod tests {
             x: 0.0,
             y: 0.0,
             outcome: Some(ElementOutcome::InLateFiring),
+            fate: super::super::fate::Fate { fates: late_fired(), elem: 0, fired: 1 },
             selected: false,
             anim: None,
             crossing: None,
             tab: super::super::TabStop::Roving,
         };
-        assert_eq!(element(&m), "Element 5, key A, event time 10:00:50, value $0.16: emitted in a late firing");
+        assert_eq!(
+            element(&m),
+            "Element 5, key A, event time 10:00:50, value $0.16: late firing of window 10:00–10:01"
+        );
+        // Before the playhead passes its firing: in the window's state.
+        let pending = MarbleItem {
+            outcome: Some(ElementOutcome::Pending),
+            fate: super::super::fate::Fate { fired: 0, ..m.fate.clone() },
+            ..m.clone()
+        };
+        assert_eq!(
+            element(&pending),
+            "Element 5, key A, event time 10:00:50, value $0.16: not yet fired: window 10:00–10:01"
+        );
+        let side = SideMarbleItem {
+            id: crate::ui::action::ObjectId::Late(4),
+            elem: 0,
+            elem_id: 5,
+            ts: 1_767_261_650_000,
+            fate: super::super::fate::Fate { fates: side_output(), elem: 0, fired: 0 },
+            x: 0.0,
+            y: 0.0,
+            drop_in: None,
+            tab: super::super::TabStop::Roving,
+        };
+        let main = MarbleItem { outcome: Some(ElementOutcome::SideOutput), fate: side.fate.clone(), ..m };
+        assert_eq!(
+            element(&main),
+            "Element 5, key A, event time 10:00:50, value $0.16: side output: too late for window 10:00–10:01"
+        );
+        assert_eq!(
+            late_element(&side),
+            "Element 5, event time 10:00:50, in the side output lane: too late for window 10:00–10:01"
+        );
+    }
+
+    fn minute() -> crate::engine::Window {
+        let start = 1_767_261_600_000;
+        crate::engine::Window::Time(crate::engine::time::TimeWindow { start, end: start + 60_000 })
+    }
+
+    fn late_fired() -> super::super::fate::Fates {
+        let f = super::super::fate::ElemFate {
+            added: vec![minute()],
+            late: vec![],
+            firings: vec![(3, minute(), crate::engine::trace::FiringKind::Late)],
+        };
+        super::super::fate::Fates(std::rc::Rc::from(vec![f]))
+    }
+
+    fn side_output() -> super::super::fate::Fates {
+        let f = super::super::fate::ElemFate { added: vec![], late: vec![minute()], firings: vec![] };
+        super::super::fate::Fates(std::rc::Rc::from(vec![f]))
     }
 }

@@ -91,6 +91,8 @@ pub struct RunLayout {
     pub processing_windows: bool,
     /// Each input item's arrival (processing time).
     pub arrivals: Vec<Millis>,
+    /// Each element's windows and firings, for its accessible name.
+    pub fates: super::fate::Fates,
 }
 
 fn is_drawable(t: Millis) -> bool {
@@ -235,6 +237,7 @@ impl RunLayout {
             processing_range,
             processing_windows,
             arrivals,
+            fates: super::fate::Fates::new(run),
         };
         layout.place_lanes(1.0);
         layout.natural_height = layout.height;

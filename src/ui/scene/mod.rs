@@ -16,6 +16,7 @@
 
 mod build;
 pub mod diff;
+pub mod fate;
 pub mod fold;
 pub mod glyph;
 mod hit;
@@ -192,6 +193,8 @@ pub struct MarbleItem {
     pub x: f64,
     pub y: f64,
     pub outcome: Option<ElementOutcome>,
+    /// Its windows and firings at the playhead (its name says them).
+    pub fate: fate::Fate,
     pub selected: bool,
     /// The arrival animation's delay, when it arrived in the step just taken.
     pub anim: Option<Rc<str>>,
@@ -222,6 +225,8 @@ pub struct SideMarbleItem {
     pub elem: usize,
     pub elem_id: i64,
     pub ts: Millis,
+    /// Its windows (its name says which it was too late for).
+    pub fate: fate::Fate,
     pub x: f64,
     pub y: f64,
     /// The drop-in animation's style, when it went there in the step just taken.

@@ -107,4 +107,10 @@ fn every_focusable_object_is_named() {
         assert!(["Element", "Window", "Trigger", "Cleanup", "Watermark"].iter().any(|k| n.starts_with(k)), "{n}");
     }
     assert!(names.iter().any(|n| n == "Window [0, 10000), key A: cleaned, 0 elements in state, 1 firing"), "{names:?}");
+    // An element's name says its outcome with its window (the end of input fired [10000, 20000)).
+    let has = |n: &str| names.iter().any(|x| x == n);
+    assert!(has("Element 1, key A, event time 1000, value 1: main firing of window 0–10000"), "{names:?}");
+    assert!(has("Element 3, key A, event time 12000, value 1: main firing of window 10000–20000"), "{names:?}");
+    assert!(has("Element 4, key A, event time 2000, value 1: side output: too late for window 0–10000"), "{names:?}");
+    assert!(has("Element 4, event time 2000, in the side output lane: too late for window 0–10000"), "{names:?}");
 }
