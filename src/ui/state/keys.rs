@@ -186,13 +186,14 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("[ ]", "go onto the canvas: the selected object, or the first / last element"),
             ("Tab", "the canvas is one Tab stop: Tab enters it, Tab again leaves it"),
             ("Enter, e", "edit the selected item"),
-            ("Delete", "delete the selected item"),
+            ("Delete Backspace", "delete the selected item"),
             ("n", "add an element"),
             ("w", "insert a watermark item at the playhead"),
             ("+ − f", "zoom in / out / fit"),
             ("t", "toggle the 2-D view (event time × processing time)"),
-            ("q", "quiz on / off; 1–9 pick an answer, Enter checks it"),
-            ("b", "lecture mode: black out the screen"),
+            ("q", "quiz on / off"),
+            ("1–9 Enter", "quiz: pick an answer, Enter checks it"),
+            ("b .", "lecture mode: black out the screen (again: back)"),
             ("Esc", "close, deselect"),
             ("Ctrl+Z", "undo (⌘Z on a Mac); Ctrl+Shift+Z or Ctrl+Y: redo"),
             ("?", "this help"),
@@ -201,13 +202,23 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
     (
         "On the canvas",
         &[
-            ("] [", "next / previous object in event time within the lane (elements, windows, timers, the watermark)"),
-            ("↑ ↓", "the lane above / below (key lanes, the side output)"),
-            ("← →", "move the element or the watermark one unit (shift: 1 ms); on a window or timer, as [ ]"),
+            (
+                "] [",
+                "next / previous object in event time within the lane (elements, windows, timers, the watermark; on a partition track, its watermark)",
+            ),
+            (
+                "↑ ↓",
+                "the lane above / below: the source partition tracks (top), the key lanes, the side output (bottom)",
+            ),
+            (
+                "← →",
+                "move the element or the watermark one unit (shift or alt: 1 ms); on a window, timer or partition track, as [ ]",
+            ),
             ("Enter", "edit the element or the watermark item"),
-            ("W", "why? explain the object"),
+            ("W", "why? explain the object (Esc closes the explanation)"),
             ("Delete", "remove the element or the watermark item"),
             ("Esc", "leave the canvas"),
+            ("space Home End PageUp PageDown", "as anywhere: play, first / last step, step"),
         ],
     ),
 ];
@@ -262,6 +273,52 @@ mod tests {
         assert_eq!(key_action(&KeyInput::page("Delete"), &ctx()), None, "nothing selected: nothing to delete");
         assert!(is_shortcut(&KeyInput::canvas("ArrowUp")));
         assert!(!is_shortcut(&KeyInput::page("ArrowUp")), "the page scrolls");
+    }
+
+    /// The help lists every key the page handles (contract §4: "the help dialog lists every key").
+    #[test]
+    fn help_lists_every_key() {
+        let tokens: Vec<&str> = HELP
+            .iter()
+            .flat_map(|(_, rows)| rows.iter())
+            .flat_map(|(keys, _)| keys.split([' ', ',']).filter(|t| !t.is_empty()))
+            .collect();
+        let keys = [
+            (" ", "space"),
+            ("ArrowLeft", "←"),
+            ("ArrowRight", "→"),
+            ("ArrowUp", "↑"),
+            ("ArrowDown", "↓"),
+            ("Home", "Home"),
+            ("End", "End"),
+            ("PageUp", "PageUp"),
+            ("PageDown", "PageDown"),
+            ("[", "["),
+            ("]", "]"),
+            ("Delete", "Delete"),
+            ("Backspace", "Backspace"),
+            ("Enter", "Enter"),
+            ("Escape", "Esc"),
+            ("n", "n"),
+            ("w", "w"),
+            ("W", "W"),
+            ("e", "e"),
+            ("+", "+"),
+            ("-", "−"),
+            ("f", "f"),
+            ("t", "t"),
+            ("q", "q"),
+            ("b", "b"),
+            (".", "."),
+            ("?", "?"),
+            ("1", "1–9"),
+        ];
+        for (key, shown) in keys {
+            assert!(is_shortcut(&KeyInput::canvas(key)), "{key:?} is a key of the page");
+            assert!(tokens.contains(&shown), "the help does not list {shown:?} ({key:?})");
+        }
+        let updown = HELP.iter().flat_map(|(_, rows)| rows.iter()).find(|(k, _)| *k == "↑ ↓").map(|r| r.1);
+        assert!(updown.is_some_and(|t| t.contains("partition tracks") && t.contains("side output")), "{updown:?}");
     }
 
     /// Lecture keys, the quiz's answers and the blackout come first.
