@@ -28,16 +28,25 @@ const focused = (page) =>
     return { key: a?.getAttribute('data-focus') ?? null, inCanvas: !!a?.closest('[data-testid="canvas"]'), name: a?.querySelector(':scope > title')?.textContent ?? null };
   });
 
-test('the canvas is one Tab stop: Tab enters on the first element, the keys move the focus, Tab leaves', { skip: 'QUARANTINED 2026-12-02: fails on main after the a11y/partwo-ui/labhost/scale merges (focus model and host edit event changed together); passed on its own branch; see the issue notes' }, async (t) => {
+/** Tab from the top of the page until the focus is on the canvas; resolves to the focus there. */
+async function tabIntoCanvas(page) {
+  await page.locator('body').focus();
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (f.inCanvas) return f;
+  }
+  assert.fail('Tab never reached the canvas');
+}
+
+test('the canvas is one Tab stop: Tab enters on the first element, the keys move the focus, Tab leaves', async (t) => {
   const app = await openApp({ path: scenarioPath(TWO_KEYS, 'end') });
   t.after(() => app.close());
   const { page } = app;
-  // The last control before the canvas, then Tab.
-  await page.locator('[data-testid="import-file"]').focus();
-  await page.keyboard.press('Tab');
-  let f = await focused(page);
+  // Tab through the page's controls: the first stop on the canvas is its first element.
+  let f = await tabIntoCanvas(page);
   assert.deepEqual([f.key, f.inCanvas], ['e:0', true], 'Tab enters on the first element in event time');
-  assert.match(f.name, /^Element 1, key A, event time 1000, value 1: emitted on time$/);
+  assert.match(f.name, /^Element 1, key A, event time 1000, value 1: main firing of window 0–10000$/);
   // Exactly one object is a Tab stop.
   assert.equal(await page.locator('[data-testid="canvas"] [tabindex="0"]').count(), 1);
   // ] walks lane A in event time: elements, windows, timers, the watermark; never lane B's element.
@@ -52,28 +61,30 @@ test('the canvas is one Tab stop: Tab enters on the first element, the keys move
   // the canvas, a second one on the page deselects: Tab enters on the first element again.)
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
-  await page.locator('[data-testid="import-file"]').focus();
-  await page.keyboard.press('Tab');
+  f = await tabIntoCanvas(page);
+  assert.equal(f.key, 'e:0', 'after deselecting, Tab enters on the first element again');
   await page.keyboard.press('ArrowDown');
   f = await focused(page);
   assert.ok(f.key === 'e:1' || f.key.startsWith('w:1:') || f.key.startsWith('t:1:'), `lane B: ${f.key}`);
   await page.keyboard.press('ArrowDown');
   f = await focused(page);
   assert.equal(f.key, 'l:4');
-  assert.match(f.name, /^Element 4, event time 2000: late, in the side output$/);
+  assert.match(f.name, /^Element 4, event time 2000, in the side output lane: too late for window 0–10000$/);
   // Every focusable object is named by its <title>: kind, key, time, state.
   const names = await page.locator('[data-testid="canvas"] [data-focus]').evaluateAll((els) =>
     els.map((e) => e.querySelector(':scope > title')?.textContent || ''),
   );
   assert.ok(names.length >= 10, `${names.length} focusable objects`);
   for (const n of names) assert.match(n, /^(Element|Window|Trigger|Cleanup|Watermark) /, n);
-  // Escape leaves the canvas; Tab from the canvas goes past it.
-  await page.keyboard.press('Escape');
-  assert.equal((await focused(page)).inCanvas, false);
-  await page.locator('[data-testid="import-file"]').focus();
-  await page.keyboard.press('Tab');
+  // Tab again leaves the canvas; Shift+Tab comes back, on the selected object (the side output's).
   await page.keyboard.press('Tab');
   assert.equal((await focused(page)).inCanvas, false, 'Tab again leaves the canvas');
+  await page.keyboard.press('Shift+Tab');
+  f = await focused(page);
+  assert.deepEqual([f.key, f.inCanvas], ['l:4', true], 'Tab enters on the selected object');
+  // Escape leaves the canvas.
+  await page.keyboard.press('Escape');
+  assert.equal((await focused(page)).inCanvas, false);
   assert.deepEqual(app.pageErrors, []);
 });
 
@@ -130,5 +141,30 @@ test('run-status: every edit asks for a run of a new revision, and says when it 
   }, scenarioPath({ ...TWO_KEYS, name: 'e2e_keys_2' }, 'end').slice(1));
   assert.ok((await runSettled(page, next)) > next);
   assert.equal(await page.locator('[data-testid="scenario-name"]').textContent(), 'e2e_keys_2');
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('the help dialog (?) lists every key of the key map, ↑ ↓ reaching the partition tracks and the side output', async (t) => {
+  const app = await openApp({ path: scenarioPath(TWO_KEYS, 'end') });
+  t.after(() => app.close());
+  const { page } = app;
+  await page.locator('body').focus();
+  await page.keyboard.press('?');
+  const dialog = page.locator('[data-testid="help-dialog"]');
+  await dialog.waitFor();
+  const rows = await dialog.locator('tr').evaluateAll((trs) => trs.map((r) => [r.querySelector('th').textContent, r.querySelector('td').textContent]));
+  const tokens = new Set(rows.flatMap(([k]) => k.split(/[\s,]+/).filter(Boolean)));
+  // Contract §4: outside the canvas, and on it; and the page's other shortcuts.
+  for (const k of ['←', '→', 'Home', 'End', 'space', 'PageUp', 'PageDown', '?', 'Tab', '[', ']', '↑', '↓', 'Enter', 'W', 'Delete', 'Backspace', 'Esc', 'n', 'w', 'e', '+', '−', 'f', 't', 'q', 'b', '1–9', 'Ctrl+Z']) {
+    assert.ok(tokens.has(k), `the help does not list ${k}: ${[...tokens].join(' ')}`);
+  }
+  const row = (k) => rows.find(([key]) => key === k)?.[1] ?? '';
+  assert.match(row('↑ ↓'), /partition tracks.*key lanes.*side output/);
+  assert.match(row('] ['), /elements, windows, timers, the watermark/);
+  assert.match(row('W'), /why\?/);
+  // Escape closes it, and it is a dialog with a name.
+  assert.equal(await dialog.getAttribute('role'), 'dialog');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
   assert.deepEqual(app.pageErrors, []);
 });
