@@ -40,10 +40,27 @@ async function walk(page, key, seen) {
   assert.fail(`${key} never reached the end of the lane`);
 }
 
-for (const [preset, unit] of [
-  ['lab-6-3', /value \$\d+\.\d\d:/],
-  ['model-latency-sliding', /value \d+ ms:/],
-  ['slowest-partition', /value \d+:/],
+/**
+ * Lab 6.3 at its end, in the course's numbers: elements 1 and 2 ($1.50, $2.60) in the main firing
+ * of 10:00–10:01 ($4.10), element 4 ($0.21) in its late firing ($4.31), element 3 in 10:01–10:02,
+ * element 5 in 10:04–10:05 (fired by the end of input), and element 6, "the record at 10:03:40"
+ * (event time 10:00:50), too late for 10:00–10:01: the side output.
+ */
+const LAB_6_3_NAMES = [
+  'Element 1, key acme, event time 10:00:05, value $1.50: main firing of window 10:00–10:01',
+  'Element 2, key acme, event time 10:00:40, value $2.60: main firing of window 10:00–10:01',
+  'Element 3, key acme, event time 10:01:21, value $1.00: main firing of window 10:01–10:02',
+  'Element 4, key acme, event time 10:00:45, value $0.21: late firing of window 10:00–10:01',
+  'Element 5, key acme, event time 10:04, value $0.75: main firing of window 10:04–10:05',
+  'Element 6, key acme, event time 10:00:50, value $0.30: side output: too late for window 10:00–10:01',
+  'Element 6, event time 10:00:50, in the side output lane: too late for window 10:00–10:01',
+];
+
+for (const [preset, unit, expected] of [
+  ['lab-6-3', /value \$\d+\.\d\d:/, LAB_6_3_NAMES],
+  // Sliding windows: an element's name lists each of its windows.
+  ['model-latency-sliding', /value \d+ ms: main firing of windows \S+–\S+, \S+–\S+/, []],
+  ['slowest-partition', /value \d+:/, []],
 ]) {
   test(`every object of ${preset} is reached by the keys alone and has a name of its own`, async (t) => {
     const app = await openApp({ path: `#preset=${preset}&step=end` });
@@ -83,9 +100,41 @@ for (const [preset, unit] of [
     assert.equal(new Set(names).size, names.length, `duplicate names: ${names.filter((n, i) => names.indexOf(n) !== i).join(' | ')}`);
     // Values in the scenario's unit, as the narration and the sinks write them ($4.31, not 431).
     assert.ok(names.some((n) => unit.test(n)), names.join('\n'));
+    // Each element's name says its outcome with its window(s), as the keys reach it.
+    for (const n of names.filter((x) => /^Element \d+, key /.test(x))) {
+      assert.match(n, /: (main firing|early firing|late firing|side output|dropped|not yet fired|not arrived yet|discarded)\b.*(window|GlobalWindow)/, n);
+    }
+    for (const n of names.filter((x) => /^Element \d+, event time /.test(x))) {
+      assert.match(n, /, in the side output lane: too late for .*window/, n);
+    }
+    const reached = new Set(seen.values());
+    for (const n of expected) assert.ok(reached.has(n), `no object reached by the keys is named "${n}":\n${[...reached].join('\n')}`);
     assert.deepEqual(app.pageErrors, []);
   });
 }
+
+test('Lab 6.2 as the lab leaves it: the names say on time, late firing and not yet fired, with the course minute', async (t) => {
+  const app = await openApp({ path: '#preset=lab-6-2&step=end' });
+  t.after(() => app.close());
+  const { page } = app;
+  const names = await page.locator('[data-testid="canvas"] [data-testid="element"]').evaluateAll((els) =>
+    els.map((e) => e.querySelector(':scope > title')?.textContent ?? ''),
+  );
+  // The job keeps running: the watermark is 10:01:00.999, so 10:01–10:02 has not fired yet.
+  assert.deepEqual(names.sort(), [
+    'Element 1, key acme, event time 10:00:05, value $1.50: main firing of window 10:00–10:01',
+    'Element 2, key acme, event time 10:00:40, value $2.60: main firing of window 10:00–10:01',
+    'Element 3, key acme, event time 10:01:21, value $1.00: not yet fired: window 10:01–10:02',
+    'Element 4, key acme, event time 10:00:45, value $0.21: late firing of window 10:00–10:01',
+  ]);
+  // At step 3, before element 4 arrived: its name says so.
+  await page.evaluate(() => {
+    location.hash = '#step=3';
+  });
+  await page.locator('[data-testid="element"][data-id="4"][data-outcome="not-arrived"]').waitFor({ state: 'attached' });
+  assert.match(await page.locator('[data-testid="element"][data-id="4"] > title').textContent(), /: not arrived yet$/);
+  assert.deepEqual(app.pageErrors, []);
+});
 
 test('the accessibility tree of a preset: the canvas is an application of named objects', async (t) => {
   const app = await openApp({ path: '#preset=lab-6-2&step=3' });
