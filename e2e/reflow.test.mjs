@@ -1,6 +1,7 @@
 // Reflow and zoom (WCAG 1.4.10): at 320 CSS px wide, and in the 700x450 embed at 200 % zoom
-// (350x225 CSS px), the narration, the playback controls and the canvas are reachable with vertical
-// scrolling only: the page never scrolls sideways (the canvas pans event time itself).
+// (350x225 CSS px), in the explore, embed and lecture modes, the narration, the playback controls
+// and the canvas are reachable with vertical scrolling only: the page never scrolls sideways (the
+// canvas pans event time itself).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appBrowser, openPage } from './harness.mjs';
@@ -9,6 +10,9 @@ const CASES = [
   ['320x640, explore', { width: 320, height: 640 }, '#preset=lab-6-2&step=3'],
   ['350x225, embed at 200 %', { width: 350, height: 225 }, '#preset=lab-6-2&mode=embed&step=3'],
   ['350x225, explore', { width: 350, height: 225 }, '#preset=lab-6-2&step=3'],
+  // Lecture mode's large type reflows too: a student's phone, or the embed zoomed to 200 %.
+  ['320x640, lecture', { width: 320, height: 640 }, '#preset=lab-6-2&mode=lecture&step=3'],
+  ['350x225, lecture at 200 %', { width: 350, height: 225 }, '#preset=lab-6-2&mode=lecture&step=3'],
 ];
 const REACH = ['narration', 'step-back', 'play', 'step-forward', 'scrubber', 'canvas'];
 
