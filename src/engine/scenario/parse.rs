@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::Threshold;
+use super::tvf_rule::tvf_rule;
 use super::{
     AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Marker,
     ProcessFunctionSpec, Result, Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec,
@@ -472,34 +473,6 @@ fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
     match tvf_rule(spec) {
         Some((field, message)) => Err(ScenarioError::new(format!("tvf.{field}"), message)),
         None => Ok(Some(spec)),
-    }
-}
-
-/// Flink SQL's rules for a window TVF's sizes (and the page's limit on windows per row): the
-/// field at fault (`size`, `slide`, `step`, `gap`) and why, or `None` when Flink accepts it.
-pub fn tvf_rule(spec: TvfSpec) -> Option<(&'static str, &'static str)> {
-    let positive = |field, x: Millis| (x <= 0).then_some((field, "must be greater than 0"));
-    match spec {
-        TvfSpec::Tumble { size } => positive("size", size),
-        TvfSpec::Session { gap } => positive("gap", gap),
-        TvfSpec::Hop { size, slide } => positive("size", size).or(positive("slide", slide)).or_else(|| {
-            if size % slide != 0 {
-                Some(("size", "HOP window size must be an integral multiple of the slide (Flink SQL's rule)"))
-            } else if size / slide > limits::MAX_WINDOWS_PER_ELEMENT {
-                Some(("slide", "puts every row into too many windows"))
-            } else {
-                None
-            }
-        }),
-        TvfSpec::Cumulate { step, size } => positive("size", size).or(positive("step", step)).or_else(|| {
-            if size % step != 0 {
-                Some(("size", "CUMULATE max size must be an integral multiple of the step (Flink SQL's rule)"))
-            } else if size / step > limits::MAX_WINDOWS_PER_ELEMENT {
-                Some(("step", "puts every row into too many windows"))
-            } else {
-                None
-            }
-        }),
     }
 }
 
