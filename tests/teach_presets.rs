@@ -129,8 +129,12 @@ fn broken_presets_are_errors() {
     assert!(presets::parse("x", "{").is_err());
 }
 
+/// A recorded scenario or golden: the window oracle's corpus (`tests/flink`), else OracleExt's
+/// (`tests/flink-ext`: the process-function presets' goldens).
 fn corpus(dir: &str, name: &str, ext: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink").join(dir).join(format!("{name}.{ext}"))
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let window = root.join("tests/flink").join(dir).join(format!("{name}.{ext}"));
+    if window.exists() { window } else { root.join("tests/flink-ext").join(dir).join(format!("{name}.{ext}")) }
 }
 
 /// Golden lines with each tie group (timer firings of one advance with one timestamp, whose

@@ -181,7 +181,12 @@ fn error_rate_alert_has_the_course_numbers() {
         .collect();
     assert_eq!(registered, vec![minute_end, minute_end, minute_end + 60_000, minute_end + 60_000]);
     // model-a's error at 10:00:40 arrives after the watermark 10:00:59.999: dropped.
-    let late_id = p.scenario.elements().find(|e| e.key == "model-a" && e.ts == T10 + 40_000).map(|e| e.id);
+    let late_id = p
+        .scenario
+        .elements()
+        .find(|e| e.key == "model-a" && e.ts == T10 + 40_000 && e.event.as_deref() == Some("error"))
+        .map(|e| e.id);
+    assert_eq!(late_id, Some(14));
     assert!(late_id.is_some());
     assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::Dropped { id, .. } if Some(id) == late_id)));
 }
