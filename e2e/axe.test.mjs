@@ -64,6 +64,31 @@ const VIEWS = [
   ['session preset', '#preset=session-bridge&step=end', null],
   ['partitions preset', '#preset=slowest-partition&step=end', null],
   [
+    'partitions preset, a chip being dragged to another partition',
+    '#preset=quiet-night-idleness&step=end',
+    async (page) => {
+      const chip = await page.locator('[data-testid="arrival-item"][data-partition="0"]').first().boundingBox();
+      const row = await page.locator('[data-partition-row="1"]').boundingBox();
+      await page.mouse.move(chip.x + chip.width / 2, chip.y + chip.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(chip.x + chip.width / 2, row.y + row.height / 2, { steps: 5 });
+      await page.locator('.strip-row-label.drop-row').waitFor();
+    },
+  ],
+  ['compare without / with idleness', '#preset=quiet-night-compare&step=end', tab('compare', '[data-testid="diff-row"]')],
+  ['RequestAssembler timers preset', '#preset=request-assembler-timers&step=6', tab('output', '[data-testid="process-row"]')],
+  ['error-rate alert preset', '#preset=error-rate-alert&step=end', tab('output', '[data-testid="process-row"]')],
+  [
+    'SQL tab, a HOP\'s sizes with a refused one',
+    '#preset=lab-6-2&step=end',
+    async (page) => {
+      await tab('sql')(page);
+      await page.locator('[data-testid="sql-tvf"]').selectOption('HOP');
+      await page.locator('[data-testid="sql-size"]').fill('7s');
+      await page.locator('[data-testid="field-error"][data-field="sql-size"]').waitFor();
+    },
+  ],
+  [
     '2-D view',
     '#preset=worked-timeline&step=end',
     async (page) => {

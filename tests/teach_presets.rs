@@ -48,7 +48,7 @@ fn ids(f: &Firing) -> Vec<i64> {
     f.ids.clone()
 }
 
-/// All sixteen presets load, with unique ids matching their file names, in menu order.
+/// All nineteen presets load, with unique ids matching their file names, in menu order.
 #[test]
 fn every_preset_loads() {
     let loaded = presets::load_all();
@@ -58,7 +58,7 @@ fn every_preset_loads() {
         }
     }
     let all = presets::all();
-    assert_eq!(all.len(), 16);
+    assert_eq!(all.len(), 19);
     let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, presets::ids());
     assert_eq!(
@@ -77,8 +77,11 @@ fn every_preset_loads() {
             "early-firing-duplicates",
             "lab-6-4",
             "lab-6-4-no-ttl",
+            "request-assembler-timers",
+            "error-rate-alert",
             "quiet-night-stall",
             "quiet-night-idleness",
+            "quiet-night-compare",
             "slowest-partition"
         ]
     );
@@ -126,8 +129,12 @@ fn broken_presets_are_errors() {
     assert!(presets::parse("x", "{").is_err());
 }
 
+/// A recorded scenario or golden: the window oracle's corpus (`tests/flink`), else OracleExt's
+/// (`tests/flink-ext`: the process-function presets' goldens).
 fn corpus(dir: &str, name: &str, ext: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink").join(dir).join(format!("{name}.{ext}"))
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let window = root.join("tests/flink").join(dir).join(format!("{name}.{ext}"));
+    if window.exists() { window } else { root.join("tests/flink-ext").join(dir).join(format!("{name}.{ext}")) }
 }
 
 /// Golden lines with each tie group (timer firings of one advance with one timestamp, whose
@@ -201,7 +208,10 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert!(!ours.is_empty(), "{}: no outputs", p.id);
         assert_eq!(normalised(&ours), normalised(expected), "{}: outputs differ from the golden {golden}", p.id);
     }
-    assert_eq!(backed, 11, "every window preset is backed by a real-Flink golden");
+    assert_eq!(
+        backed, 13,
+        "every window preset and the two process-function presets are backed by a real-Flink golden"
+    );
 }
 
 /// Lab 6.1: element 3 (10:01:21) moves the watermark to 10:01:21 − 20 s − 1 ms = 10:01:00.999,

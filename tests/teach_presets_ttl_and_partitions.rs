@@ -142,3 +142,89 @@ fn lab_6_4_narration_names_the_process_function() {
         "Request r3's timer at 10:05 fires: the request is still open, so on_timer emits it as abandoned and clears the state.",
     );
 }
+
+/// The course's error-rate alert ("Windows and Timers", module 6): keyed by model, per minute
+/// (60 s), an alert when errors / requests > 0.05, the entry removed when its timer fires, so a
+/// late error is dropped. The preset has those numbers, a timer per (model, minute end), and
+/// the outcome the course text describes (real Flink: `course_error_rate_alert`).
+#[test]
+fn error_rate_alert_has_the_course_numbers() {
+    let (p, r) = preset("error-rate-alert");
+    assert_eq!(
+        p.scenario.process_function,
+        Some(ProcessFunctionSpec::ErrorRateAlert { size: 60_000, threshold_pct: 5 }),
+        "per minute, 0.05"
+    );
+    let records: Vec<(String, &str, i64, Option<i64>, Option<i64>)> = r
+        .outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Process(x) => Some((r.key_name(x.key).to_string(), x.kind, x.ts, x.errors, x.requests)),
+            _ => None,
+        })
+        .collect();
+    let minute_end = T10 + 59_999;
+    assert_eq!(
+        records,
+        vec![
+            ("model-a".into(), "alert", minute_end, Some(1), Some(10)),
+            ("model-b".into(), "ok", minute_end, Some(0), Some(3)),
+            ("model-a".into(), "ok", minute_end + 60_000, Some(0), Some(1)),
+            ("model-b".into(), "alert", minute_end + 60_000, Some(1), Some(2)),
+        ]
+    );
+    // One timer per (model, minute end), registered by the minute's first event, all fired.
+    let registered: Vec<i64> = r
+        .trace
+        .iter()
+        .filter_map(|e| if let TraceKind::TimerRegistered { time, .. } = e.kind { Some(time) } else { None })
+        .collect();
+    assert_eq!(registered, vec![minute_end, minute_end, minute_end + 60_000, minute_end + 60_000]);
+    // model-a's error at 10:00:40 arrives after the watermark 10:00:59.999: dropped.
+    let late_id = p
+        .scenario
+        .elements()
+        .find(|e| e.key == "model-a" && e.ts == T10 + 40_000 && e.event.as_deref() == Some("error"))
+        .map(|e| e.id);
+    assert_eq!(late_id, Some(14));
+    assert!(late_id.is_some());
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::Dropped { id, .. } if Some(id) == late_id)));
+}
+
+/// The RequestAssembler preset shows every timer state on the timer lane: registered, deleted
+/// (r2 completed), fired and stale (r1 restarted: the 10:05 timer is ignored, the 10:06 one
+/// abandons), and the TTL expiry of r3's open request (real Flink: `course_request_assembler_timers`).
+#[test]
+fn request_assembler_timers_show_every_timer_state() {
+    let (p, r) = preset("request-assembler-timers");
+    assert_eq!(
+        p.scenario.process_function,
+        Some(ProcessFunctionSpec::RequestAssembler {
+            timeout: 300_000,
+            ttl: Some(600_000),
+            timer: tidemark::engine::trace::TimeDomain::EventTime
+        }),
+        "5 min abandonment timer, module 3's 10 min TTL"
+    );
+    let records: Vec<(String, &str, i64, Option<i64>)> = r
+        .outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Process(x) => Some((r.key_name(x.key).to_string(), x.kind, x.ts, x.id)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        records,
+        vec![("r2".into(), "completed", T10 + 120_000, Some(3)), ("r1".into(), "abandoned", T10 + 360_000, Some(4))]
+    );
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::TimerDeleted { time, .. } if time == T10 + 330_000)));
+    let fired: Vec<i64> = r
+        .trace
+        .iter()
+        .filter_map(|e| if let TraceKind::TimerFired { time, .. } = e.kind { Some(time) } else { None })
+        .collect();
+    assert_eq!(fired, vec![T10 + 300_000, T10 + 360_000, T10 + 420_000]);
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::StateExpired { .. })));
+    assert!(r.trace.iter().any(|e| matches!(e.kind, TraceKind::Dropped { id: 6, .. })));
+}

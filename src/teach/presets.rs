@@ -74,7 +74,7 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 /// The preset files, in the order a course reads them (the UI's menu order).
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 19] = [
     ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
     ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
     ("lab-6-3", include_str!("../../assets/presets/lab-6-3.json")),
@@ -88,8 +88,11 @@ const FILES: [(&str, &str); 16] = [
     ("early-firing-duplicates", include_str!("../../assets/presets/early-firing-duplicates.json")),
     ("lab-6-4", include_str!("../../assets/presets/lab-6-4.json")),
     ("lab-6-4-no-ttl", include_str!("../../assets/presets/lab-6-4-no-ttl.json")),
+    ("request-assembler-timers", include_str!("../../assets/presets/request-assembler-timers.json")),
+    ("error-rate-alert", include_str!("../../assets/presets/error-rate-alert.json")),
     ("quiet-night-stall", include_str!("../../assets/presets/quiet-night-stall.json")),
     ("quiet-night-idleness", include_str!("../../assets/presets/quiet-night-idleness.json")),
+    ("quiet-night-compare", include_str!("../../assets/presets/quiet-night-compare.json")),
     ("slowest-partition", include_str!("../../assets/presets/slowest-partition.json")),
 ];
 

@@ -108,6 +108,8 @@ pub enum CompareAction {
     Close,
     /// A side's window: the DataStream window (`None`) or a window TVF (the SQL view: side A).
     SetTvf(Side, Option<TvfKind>),
+    /// The SQL view's TVF sizes (side A), as Flink SQL accepts them.
+    SetTvfSpec(crate::engine::scenario::TvfSpec),
     /// B's bounded out-of-orderness (ms).
     SetBound(Millis),
     /// B's allowed lateness (ms).
@@ -232,6 +234,8 @@ pub enum DragAction {
     },
     /// Reordering the arrival strip: the pointer is over chip `over`.
     Over(usize),
+    /// With several source partitions: the pointer is over partition `n`'s row of the strip.
+    OverPartition(u32),
     End,
 }
 
@@ -249,6 +253,11 @@ pub enum EditAction {
     MoveInput {
         from: usize,
         to: usize,
+    },
+    /// The item is read from another source partition (the arrival strip's Alt+↑/↓).
+    SetPartition {
+        index: usize,
+        partition: u32,
     },
     /// ←/→ on the selected movable object: one snap unit, or 1 ms when `fine`.
     Nudge {
@@ -353,10 +362,12 @@ pub enum Drag {
     Watermark {
         target: WatermarkTarget,
     },
-    /// Reordering the arrival strip: the item at `from` would be dropped at `over`.
+    /// Reordering the arrival strip: the item at `from` would be dropped at `over`, read from
+    /// `partition` (the row it is over, with several partitions).
     Arrival {
         from: usize,
         over: usize,
+        partition: Option<u32>,
     },
     Pan {
         last_px: f64,

@@ -19,6 +19,8 @@ use super::trace::TimeDomain;
 
 mod json;
 mod parse;
+mod tvf_rule;
+pub use tvf_rule::tvf_rule;
 
 /// Processing time between two items without an explicit `arrival`.
 pub const DEFAULT_ARRIVAL_SPACING: Millis = 100;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::Threshold;
+use super::tvf_rule::tvf_rule;
 use super::{
     AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Marker,
     ProcessFunctionSpec, Result, Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec,
@@ -469,22 +470,9 @@ fn parse_tvf(v: Option<&Value>) -> Result<Option<TvfSpec>> {
         "session" => TvfSpec::Session { gap: positive("gap")? },
         other => return Err(unknown_kind(path, other, &["tumble", "hop", "cumulate", "session"])),
     };
-    match spec {
-        TvfSpec::Hop { size, slide } if size % slide != 0 => Err(ScenarioError::new(
-            "tvf.size",
-            "HOP window size must be an integral multiple of the slide (Flink SQL's rule)",
-        )),
-        TvfSpec::Cumulate { step, size } if size % step != 0 => Err(ScenarioError::new(
-            "tvf.size",
-            "CUMULATE max size must be an integral multiple of the step (Flink SQL's rule)",
-        )),
-        TvfSpec::Hop { size, slide } if size / slide > limits::MAX_WINDOWS_PER_ELEMENT => {
-            Err(ScenarioError::new("tvf.slide", "puts every row into too many windows"))
-        }
-        TvfSpec::Cumulate { step, size } if size / step > limits::MAX_WINDOWS_PER_ELEMENT => {
-            Err(ScenarioError::new("tvf.step", "puts every row into too many windows"))
-        }
-        _ => Ok(Some(spec)),
+    match tvf_rule(spec) {
+        Some((field, message)) => Err(ScenarioError::new(format!("tvf.{field}"), message)),
+        None => Ok(Some(spec)),
     }
 }
 

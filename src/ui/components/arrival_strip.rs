@@ -10,7 +10,7 @@ use crate::engine::scenario::{InputItem, ProcessFunctionSpec};
 use crate::engine::time::format_millis;
 use crate::engine::trace::TimeDomain;
 use crate::ui::action::{
-    Action, Drag, DragAction, DragStart, EditAction, EditorAction, PanelAction, PlayAction, ViewAction,
+    Action, Drag, DragAction, DragStart, EditAction, EditorAction, ObjectId, PanelAction, PlayAction, ViewAction,
 };
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
@@ -57,6 +57,8 @@ struct ChipProps {
     selected: bool,
     lifted: bool,
     target: bool,
+    /// With several partitions the strip has a row per partition: (row, column) in its grid.
+    cell: Option<(u32, usize)>,
 }
 
 /// One input item in processing order, with its step number.
@@ -99,8 +101,10 @@ fn Chip(p: &ChipProps) -> Html {
         p.partition.map(|part| format!("read from partition {part}, ")).unwrap_or_default(),
         format_millis(p.arrival)
     );
+    let style = p.cell.map(|(row, column)| format!("grid-row:{};grid-column:{}", row + 1, column + 1));
     html! {
-        <li {class} data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
+        <li {class} {style} id={format!("arrival-chip-{i}")} role="option" aria-selected={p.selected.to_string()}
+            data-chip={i.to_string()} data-testid="arrival-item" data-index={i.to_string()}
             data-step={(i + 1).to_string()} data-partition={p.partition.map(|part| part.to_string())}
             data-arrival={p.arrival.to_string()} {title}>
             <span class="chip-step">{ format!("#{}", i + 1) }</span>
@@ -118,6 +122,30 @@ fn chip_index_at(e: &MouseEvent) -> Option<usize> {
     el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
 }
 
+/// With several partitions: the partition row under the pointer (the row labels line up with
+/// the strip's grid rows).
+fn partition_row_at(e: &MouseEvent) -> Option<u32> {
+    let doc = web_sys::window()?.document()?;
+    let labels = doc.query_selector_all("[data-partition-row]").ok()?;
+    let y = f64::from(e.client_y());
+    (0..labels.length()).filter_map(|i| labels.item(i)?.dyn_into::<DomElement>().ok()).find_map(|label| {
+        let r = label.get_bounding_client_rect();
+        (y >= r.top() - 3.0 && y < r.bottom() + 3.0).then(|| label.get_attribute("data-partition-row")?.parse().ok())?
+    })
+}
+
+/// With several partitions the pointer may be over an empty cell: the chip in the same column
+/// (found on another row at the pointer's x).
+fn column_chip_at(e: &MouseEvent) -> Option<usize> {
+    let doc = web_sys::window()?.document()?;
+    let labels = doc.query_selector_all("[data-partition-row]").ok()?;
+    (0..labels.length()).filter_map(|i| labels.item(i)?.dyn_into::<DomElement>().ok()).find_map(|label| {
+        let r = label.get_bounding_client_rect();
+        let el = doc.element_from_point(e.client_x() as f32, (r.top() + r.height() / 2.0) as f32)?;
+        el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
+    })
+}
+
 fn chip_of(e: &MouseEvent) -> Option<usize> {
     let el: DomElement = e.target()?.dyn_into().ok()?;
     el.closest("[data-chip]").ok().flatten()?.get_attribute("data-chip")?.parse().ok()
@@ -128,10 +156,19 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
     let dragging = matches!(s.drag, Some(Drag::Arrival { .. }));
-    let (from, over) = match s.drag {
-        Some(Drag::Arrival { from, over }) => (Some(from), Some(over)),
-        _ => (None, None),
+    let (from, over, over_partition) = match s.drag {
+        Some(Drag::Arrival { from, over, partition }) => (Some(from), Some(over), partition),
+        _ => (None, None, None),
     };
+    let partitions = s.doc.scenario.partition_count();
+    let several = partitions > 1;
+    let partition_of = |i: usize| match s.doc.scenario.input.get(i) {
+        Some(InputItem::Element(e)) => e.partition,
+        Some(InputItem::SourceWatermark(m)) => m.partition,
+        _ => 0,
+    };
+    // A drop on another partition's row moves the item there.
+    let repartitioned = from.zip(over_partition).is_some_and(|(f, p)| partition_of(f) != p);
     let strip_ref = use_node_ref();
     // Keep the playhead's item in view (a scroll position, not state).
     {
@@ -172,10 +209,16 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             if !dragging {
                 return;
             }
-            if let Some(i) = chip_index_at(&e)
+            if let Some(i) = chip_index_at(&e).or_else(|| several.then(|| column_chip_at(&e)).flatten())
                 && Some(i) != over
             {
                 state.dispatch(Action::Drag(DragAction::Over(i)));
+            }
+            if several
+                && let Some(p) = partition_row_at(&e)
+                && Some(p) != over_partition
+            {
+                state.dispatch(Action::Drag(DragAction::OverPartition(p)));
             }
         })
     };
@@ -186,6 +229,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                 // A press without a move puts the playhead right after the item.
                 if let (Some(f), Some(o)) = (from, over)
                     && f == o
+                    && !repartitioned
                 {
                     state.dispatch(Action::Drag(DragAction::End));
                     state.dispatch(Action::Play(PlayAction::SetStep(f + 1)));
@@ -199,7 +243,6 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let step = s.play.step;
     let selected = s.selection.and_then(|o| o.input());
     let arrivals = s.doc.scenario.arrivals();
-    let several = s.doc.scenario.partition_count() > 1;
     let chips = s.doc.scenario.input.iter().enumerate().map(|(i, item)| {
         let partition = match item {
             InputItem::Element(e) => e.partition,
@@ -231,6 +274,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             selected: selected == Some(i),
             lifted: from == Some(i),
             target: over == Some(i) && from != Some(i),
+            cell: several.then_some((partition, i)),
         }
     });
     let chips: Vec<ChipProps> = chips.collect();
@@ -244,6 +288,72 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             }
         })
     };
+    // The keyboard alternative to the drags (TIMELINE_CONTRACT §4): ←/→ the previous/next item
+    // (the playhead follows), Alt+←/→ move it one place in arrival order, Alt+↑/↓ to the
+    // neighbouring partition, Enter edits it.
+    let onkeydown = {
+        let state = state.clone();
+        let len = s.doc.scenario.input.len();
+        let kinds: Vec<bool> = s.doc.scenario.input.iter().map(|i| matches!(i, InputItem::Element(_))).collect();
+        let own_partition = selected.map(partition_of);
+        Callback::from(move |e: KeyboardEvent| {
+            if len == 0 || e.ctrl_key() || e.meta_key() {
+                return;
+            }
+            let object = |i: usize| {
+                if kinds.get(i).copied().unwrap_or(false) { ObjectId::Element(i) } else { ObjectId::WatermarkItem(i) }
+            };
+            let last = len - 1;
+            let action = match (e.key().as_str(), e.alt_key(), selected) {
+                ("ArrowLeft" | "ArrowRight", false, at) => {
+                    let i = match (e.key().as_str(), at) {
+                        (_, None) => 0,
+                        ("ArrowLeft", Some(i)) => i.saturating_sub(1),
+                        (_, Some(i)) => (i + 1).min(last),
+                    };
+                    state.dispatch(Action::Select(Some(object(i))));
+                    Some(Action::Play(PlayAction::SetStep(i + 1)))
+                }
+                ("ArrowLeft", true, Some(i)) if i > 0 => {
+                    Some(Action::Edit(EditAction::MoveInput { from: i, to: i - 1 }))
+                }
+                ("ArrowRight", true, Some(i)) if i < last => {
+                    Some(Action::Edit(EditAction::MoveInput { from: i, to: i + 1 }))
+                }
+                ("ArrowUp" | "ArrowDown", true, Some(index)) if several => {
+                    let p = own_partition.unwrap_or(0);
+                    let partition =
+                        if e.key() == "ArrowUp" { p.checked_sub(1) } else { (p + 1 < partitions).then_some(p + 1) };
+                    partition.map(|partition| Action::Edit(EditAction::SetPartition { index, partition }))
+                }
+                ("Enter", false, Some(i)) => Some(Action::Editor(EditorAction::Open(i))),
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            if let Some(a) = action {
+                state.dispatch(a);
+            }
+        })
+    };
+    let row_labels = several.then(|| {
+        html! {
+            <div class="strip-rows" aria-hidden="true">
+                { for (0..partitions).map(|p| html! {
+                    <div class={classes!("strip-row-label", (repartitioned && over_partition == Some(p)).then_some("drop-row"))}
+                         data-partition-row={p.to_string()}>{ format!("p{p}") }</div>
+                }) }
+            </div>
+        }
+    });
+    let active = selected.map(|i| format!("arrival-chip-{i}"));
+    // Rows of the partitions: thinner the more there are, so the strip stays a strip.
+    let row_px = match partitions {
+        0..=2 => 30,
+        3..=4 => 22,
+        _ => 15,
+    };
+    let strip_style = several.then(|| format!("--rows:{partitions};--row-h:{row_px}px"));
     let insert = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::Edit(EditAction::InsertWatermark { wm: None })))
@@ -268,7 +378,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         Callback::from(move |_| state.dispatch(Action::View(ViewAction::ToggleProcessingAxis)))
     };
     html! {
-        <div class="arrival" role="group" aria-label="Arrival order (processing time)">
+        <div class="arrival" role="group" aria-label="Arrival order (processing time)" style={strip_style.clone()}>
             <div class="arrival-head">
                 <span class="arrival-title">{ "arrival order" }</span>
                 <button data-testid="insert-watermark" title="Insert a watermark item at the playhead (w)" onclick={insert}>{ "+ watermark" }</button>
@@ -283,8 +393,12 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                     </button>
                 }
             </div>
-            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"))} data-testid="arrival-strip" tabindex="0"
-                {onpointerdown} {onpointermove} {ondblclick} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+            { row_labels.unwrap_or_default() }
+            <ol ref={strip_ref} class={classes!("strip", dragging.then_some("dragging"), several.then_some("partitioned"))}
+                data-testid="arrival-strip" tabindex="0" role="listbox"
+                aria-label={if several { "Input items in arrival order, a row per source partition: arrows choose, Alt+arrows move (along arrival order, to another partition), Enter edits" } else { "Input items in arrival order: arrows choose, Alt+arrows move, Enter edits" }}
+                aria-activedescendant={active}
+                {onpointerdown} {onpointermove} {ondblclick} {onkeydown} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
                 <ChipList {chips} />
             </ol>
         </div>

@@ -38,5 +38,6 @@ mod sound_toggle;
 mod sql_panel;
 pub mod state_estimate;
 mod step_log;
+mod tvf_sizes;
 mod undo_redo;
 mod why_popover;

@@ -14,6 +14,8 @@ use crate::engine::time::format_millis;
 use crate::ui::action::{Action, CompareAction, CompareExample, Side, TvfKind};
 use crate::ui::hooks::AppHandle;
 
+use super::tvf_sizes::TvfSizes;
+
 #[derive(Properties, PartialEq)]
 pub struct SqlPanelProps {
     pub state: AppHandle,
@@ -80,6 +82,9 @@ pub fn SqlPanel(props: &SqlPanelProps) -> Html {
     html! {
         <div class="sql-panel" data-testid="sql-panel">
             <label class="field"><span>{ "Window" }</span>{ tvf_select(&state, Side::A, s.doc.scenario.tvf, "sql-tvf") }</label>
+            if let Some(spec) = s.doc.scenario.tvf {
+                <TvfSizes state={state.clone()} {spec} />
+            }
             if let Some(q) = tvf_query_text(scenario) {
                 <pre class="sql-query" data-testid="sql-query" aria-label="The query">{ q }</pre>
                 <table class="out-table sql-rows" data-testid="sql-rows">

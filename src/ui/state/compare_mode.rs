@@ -113,6 +113,13 @@ impl AppState {
             }
             CompareAction::Example(e) => self.compare_example(e),
             CompareAction::SetTvf(Side::A, kind) => self.set_a(with_tvf(&self.doc.scenario, kind)),
+            CompareAction::SetTvfSpec(spec) => {
+                if self.doc.scenario.tvf.is_some() && crate::engine::scenario::tvf_rule(spec).is_none() {
+                    let mut a = (*self.doc.scenario).clone();
+                    a.tvf = Some(spec);
+                    self.set_a(a);
+                }
+            }
             CompareAction::SetTvf(Side::B, kind) => self.set_b(|s| *s = with_tvf(s, kind)),
             CompareAction::SetBound(b) => {
                 self.set_b(|s| s.watermarks = WatermarkSpec::BoundedOutOfOrderness { bound: b.max(0) })

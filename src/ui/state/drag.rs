@@ -37,9 +37,16 @@ impl AppState {
             DragAction::Start { what, px, millis } => self.drag_start(what, px, millis),
             DragAction::Move { px, millis } => self.drag_move(px, millis),
             DragAction::Over(over) => {
-                if let Some(Drag::Arrival { from, .. }) = self.drag {
+                if let Some(Drag::Arrival { from, partition, .. }) = self.drag {
                     let last = self.doc.scenario.input.len().saturating_sub(1);
-                    self.drag = Some(Drag::Arrival { from, over: over.min(last) });
+                    self.drag = Some(Drag::Arrival { from, over: over.min(last), partition });
+                }
+            }
+            DragAction::OverPartition(p) => {
+                if let Some(Drag::Arrival { from, over, .. }) = self.drag
+                    && p < self.doc.scenario.partition_count()
+                {
+                    self.drag = Some(Drag::Arrival { from, over, partition: Some(p) });
                 }
             }
             DragAction::End => self.drag_end(),
@@ -104,7 +111,7 @@ impl AppState {
                     return;
                 }
                 self.selection = Some(self.object_of_input(from));
-                Some(Drag::Arrival { from, over: from })
+                Some(Drag::Arrival { from, over: from, partition: None })
             }
             DragStart::Pan => {
                 self.selection = None;
@@ -196,10 +203,8 @@ impl AppState {
                     c.watermarks = WatermarkSpec::BoundedOutOfOrderness { bound: snap(bound, unit).max(0) };
                 }
             }
-            Drag::Arrival { from, over } => {
-                if from != over {
-                    self.move_input(from, over);
-                }
+            Drag::Arrival { from, over, partition } => {
+                self.move_arrival(from, over, partition);
                 return;
             }
             Drag::Pan { .. } => return,

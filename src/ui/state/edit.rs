@@ -62,6 +62,7 @@ impl AppState {
             }
             EditAction::Delete(index) => self.delete(index),
             EditAction::MoveInput { from, to } => self.move_input(from, to),
+            EditAction::SetPartition { index, partition } => self.move_arrival(index, index, Some(partition)),
             EditAction::Nudge { direction, fine } => self.nudge(direction, fine),
         }
     }
@@ -106,13 +107,55 @@ impl AppState {
     }
 
     pub(super) fn move_input(&mut self, from: usize, to: usize) {
+        self.move_arrival(from, to, None);
+    }
+
+    /// The arrival strip's drop (or its keys): the item at `from` moves to `to` in processing
+    /// order and, with `partition`, is read from that source partition. When the scenario gives
+    /// arrivals, the moved item's arrival is kept between its new neighbours' (so the others
+    /// keep theirs); a partition beyond the scenario's is refused with the rule.
+    pub(super) fn move_arrival(&mut self, from: usize, to: usize, partition: Option<u32>) {
         let len = self.doc.scenario.input.len();
-        if from >= len || to >= len || from == to {
+        let repartition = partition.filter(|p| partition_of(self.doc.scenario.input.get(from)) != Some(*p));
+        if from >= len || to >= len || (from == to && repartition.is_none()) {
             return;
         }
         let mut c = self.doc.candidate();
-        let item = c.input.remove(from);
-        c.input.insert(to, item);
+        if let Some(p) = repartition {
+            let limit = c.partition_count();
+            if p >= limit {
+                self.chrome.banners.push(format!(
+                    "Partition must be from 0 to {} (the scenario has {limit}; add partitions under Configure)",
+                    limit - 1
+                ));
+                return;
+            }
+            match c.input.get_mut(from) {
+                Some(InputItem::Element(e)) => e.partition = p,
+                Some(InputItem::SourceWatermark(m)) => m.partition = p,
+                _ => {
+                    self.chrome.banners.push("Only elements and per-partition watermarks have a partition.".into());
+                    return;
+                }
+            }
+        }
+        if from != to {
+            let mut arrivals = c.arrivals();
+            let explicit = c.input.iter().any(|i| match i {
+                InputItem::Element(e) => e.arrival.is_some(),
+                InputItem::SourceWatermark(m) => m.arrival.is_some(),
+                InputItem::Control(k) => k.arrival.is_some(),
+                InputItem::Watermark(_) => false,
+            });
+            let mut item = c.input.remove(from);
+            let own = arrivals.remove(from);
+            if explicit {
+                let low = to.checked_sub(1).and_then(|i| arrivals.get(i)).copied().unwrap_or(0);
+                let high = arrivals.get(to).copied().unwrap_or(crate::engine::Millis::MAX).max(low);
+                set_arrival(&mut item, own.clamp(low, high));
+            }
+            c.input.insert(to, item);
+        }
         self.commit(c, Refuse::Never);
         self.selection = Some(self.object_of_input(to));
     }
@@ -273,4 +316,23 @@ fn source_fields(ed: &Editor, c: &Scenario) -> Result<(u32, Option<crate::engine
         text => Some(parse_millis(text).map_err(|e| format!("Arrival {e}"))?),
     };
     Ok((partition, arrival))
+}
+
+/// The source partition an item is read from (elements and per-partition watermarks).
+fn partition_of(item: Option<&InputItem>) -> Option<u32> {
+    match item? {
+        InputItem::Element(e) => Some(e.partition),
+        InputItem::SourceWatermark(m) => Some(m.partition),
+        InputItem::Watermark(_) | InputItem::Control(_) => None,
+    }
+}
+
+/// Sets an item's arrival (a plain watermark item has none: it is on every partition at once).
+fn set_arrival(item: &mut InputItem, at: crate::engine::Millis) {
+    match item {
+        InputItem::Element(e) => e.arrival = Some(at),
+        InputItem::SourceWatermark(m) => m.arrival = Some(at),
+        InputItem::Control(k) => k.arrival = Some(at),
+        InputItem::Watermark(_) => {}
+    }
 }

@@ -221,6 +221,15 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("space Home End PageUp PageDown", "as anywhere: play, first / last step, step"),
         ],
     ),
+    (
+        "On the arrival strip (one Tab stop)",
+        &[
+            ("← →", "the previous / next item (the playhead follows)"),
+            ("Alt+← Alt+→", "move the item one place earlier / later in arrival order"),
+            ("Alt+↑ Alt+↓", "read the item from the partition above / below (several partitions)"),
+            ("Enter", "edit the item: key, value, time, partition, arrival"),
+        ],
+    ),
 ];
 
 /// What changed in the keys, said in the help.

@@ -480,6 +480,9 @@ impl AppState {
             Action::Drag(DragAction::Start { what: DragStart::Watermark, .. }) => EditKind::edit("move the watermark"),
             Action::Drag(DragAction::Start { what: DragStart::Arrival(_), .. })
             | Action::Edit(EditAction::MoveInput { .. }) => EditKind::edit("reorder the input"),
+            Action::Edit(EditAction::SetPartition { index, .. }) => {
+                EditKind::edit(format!("move {} to another partition", item(*index)))
+            }
             Action::Edit(EditAction::Nudge { .. }) => match selected {
                 Some(i) => EditKind::grouped(format!("move {}", item(i)), EditGroup::Nudge(i)),
                 None => EditKind::grouped("move the watermark", EditGroup::Bound),
@@ -503,6 +506,9 @@ impl AppState {
             Action::Undo | Action::Redo => EditKind::travel(),
             Action::Compare(crate::ui::action::CompareAction::SetTvf(crate::ui::action::Side::A, _)) => {
                 EditKind::edit("change the window TVF")
+            }
+            Action::Compare(crate::ui::action::CompareAction::SetTvfSpec(_)) => {
+                EditKind::edit("change the TVF's sizes")
             }
             Action::Compare(_) => EditKind::edit("change the comparison"),
             _ => EditKind::edit("edit"),

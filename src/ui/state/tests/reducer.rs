@@ -243,3 +243,47 @@ fn lanes_fill_a_projected_canvas_and_lecture_mode_scales_up() {
     st.dispatch(Action::Resize { width_px: 680.0, height_px: 150.0 });
     assert_eq!(st.doc.layout.lanes[0].stretch, 1.0);
 }
+
+/// Two partitions, every element on partition 0 (partition 1 never sends).
+const TWO_PARTITIONS: &str = r#"{"assigner": {"kind": "tumbling", "size": 10000},
+    "watermarks": {"kind": "bounded_out_of_orderness", "bound": 0}, "partitions": 2, "end_of_input": false,
+    "input": [{"id": 1, "key": "A", "ts": 1000, "arrival": 0}, {"id": 2, "key": "A", "ts": 5000, "arrival": 500},
+              {"id": 3, "key": "A", "ts": 12000, "arrival": 1000}, {"id": 4, "key": "A", "ts": 15000, "arrival": 1500},
+              {"id": 5, "key": "A", "ts": 25000, "arrival": 2000}]}"#;
+
+fn partition_and_arrival(st: &AppState, i: usize) -> (i64, u32, Option<i64>) {
+    match &st.doc.scenario.input[i] {
+        InputItem::Element(e) => (e.id, e.partition, e.arrival),
+        other => panic!("not an element: {other:?}"),
+    }
+}
+
+/// The arrival strip's drag to another partition's row (and one place earlier): the item is read
+/// from that partition, its arrival kept between its new neighbours', and the run follows; a
+/// partition beyond the scenario's is refused; Alt+↑ (SetPartition) moves it back.
+#[test]
+fn arrival_drag_to_another_partition() {
+    let mut st = state(TWO_PARTITIONS);
+    assert!(st.doc.run.outputs.is_empty(), "partition 1 holds the watermark");
+    st.dispatch(Action::Drag(DragAction::Start { what: DragStart::Arrival(4), px: 0.0, millis: 0.0 }));
+    st.dispatch(Action::Drag(DragAction::Over(3)));
+    st.dispatch(Action::Drag(DragAction::OverPartition(7)));
+    st.dispatch(Action::Drag(DragAction::OverPartition(1)));
+    st.dispatch(Action::Drag(DragAction::End));
+    assert_eq!(partition_and_arrival(&st, 3), (5, 1, Some(1500)));
+    assert_eq!(partition_and_arrival(&st, 4), (4, 0, Some(1500)));
+    assert_eq!(st.selection, Some(ObjectId::Element(3)));
+    assert_eq!(fire_ids(&st).len(), 1, "[0, 10 s) fires once partition 1 has a watermark");
+    // A press on a chip without a move changes nothing.
+    let revision = st.doc.revision;
+    st.dispatch(Action::Drag(DragAction::Start { what: DragStart::Arrival(3), px: 0.0, millis: 0.0 }));
+    st.dispatch(Action::Drag(DragAction::OverPartition(1)));
+    st.dispatch(Action::Drag(DragAction::End));
+    assert_eq!(st.doc.revision, revision);
+    st.dispatch(Action::Edit(EditAction::SetPartition { index: 3, partition: 5 }));
+    assert_eq!(partition_and_arrival(&st, 3).1, 1, "partition 5 of 2 refused");
+    assert!(st.chrome.banners.iter().any(|b| b.contains("Partition must be from 0 to 1")));
+    st.dispatch(Action::Edit(EditAction::SetPartition { index: 3, partition: 0 }));
+    assert_eq!(partition_and_arrival(&st, 3).1, 0);
+    assert!(fire_ids(&st).is_empty());
+}
