@@ -48,7 +48,7 @@ fn ids(f: &Firing) -> Vec<i64> {
     f.ids.clone()
 }
 
-/// All sixteen presets load, with unique ids matching their file names, in menu order.
+/// All nineteen presets load, with unique ids matching their file names, in menu order.
 #[test]
 fn every_preset_loads() {
     let loaded = presets::load_all();
@@ -58,7 +58,7 @@ fn every_preset_loads() {
         }
     }
     let all = presets::all();
-    assert_eq!(all.len(), 16);
+    assert_eq!(all.len(), 19);
     let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, presets::ids());
     assert_eq!(
@@ -66,8 +66,11 @@ fn every_preset_loads() {
         [
             "lab-6-1",
             "lab-6-2",
+            "lab-6-2-recovery",
             "lab-6-3",
+            "tenant-cost-aggregate",
             "model-latency-sliding",
+            "model-latency-p50-p99",
             "worked-timeline",
             "one-hour-sliding",
             "sliding-96-copies",
@@ -126,8 +129,13 @@ fn broken_presets_are_errors() {
     assert!(presets::parse("x", "{").is_err());
 }
 
+/// A recorded scenario or golden by name: `tests/flink/`, else `tests/flink-ext/` (the course's
+/// aggregate forms, recorded by `tests/oracle-ext`).
 fn corpus(dir: &str, name: &str, ext: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/flink").join(dir).join(format!("{name}.{ext}"))
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let file = format!("{name}.{ext}");
+    let parity = root.join("tests/flink").join(dir).join(&file);
+    if parity.exists() { parity } else { root.join("tests/flink-ext").join(dir).join(&file) }
 }
 
 /// Golden lines with each tie group (timer firings of one advance with one timestamp, whose
@@ -185,6 +193,7 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert_eq!(p.scenario.evictor, recorded.evictor, "{}", p.id);
         assert_eq!(p.scenario.watermarks, recorded.watermarks, "{}", p.id);
         assert_eq!(p.scenario.side_output, recorded.side_output, "{}", p.id);
+        assert_eq!(p.scenario.function, recorded.function, "{}", p.id);
 
         let golden_lines: Vec<Value> = std::fs::read_to_string(corpus("golden", golden, "jsonl"))
             .expect("golden")
@@ -201,7 +210,7 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert!(!ours.is_empty(), "{}: no outputs", p.id);
         assert_eq!(normalised(&ours), normalised(expected), "{}: outputs differ from the golden {golden}", p.id);
     }
-    assert_eq!(backed, 11, "every window preset is backed by a real-Flink golden");
+    assert_eq!(backed, 14, "every window preset is backed by a real-Flink golden");
 }
 
 /// Lab 6.1: element 3 (10:01:21) moves the watermark to 10:01:21 − 20 s − 1 ms = 10:01:00.999,

@@ -33,7 +33,7 @@ pub use crate::ui::action::Side;
 /// One difference, as the list under the canvases says it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiffRow {
-    /// `firing`, `late`, `dropped`, `counted`, `sink` or `append`.
+    /// `firing`, `late`, `dropped`, `counted`, `sink`, `append` or `recovery`.
     pub kind: &'static str,
     pub text: String,
 }
@@ -70,6 +70,15 @@ fn calls<'a>(side: &SideRun<'a>) -> Vec<(Call<'a>, Value)> {
         .filter_map(Output::firing)
         .map(|f| ((side.run.key_name(f.key), f.window, f.n), (f.sum, f.count)))
         .collect()
+}
+
+/// How many of a side's results up to the playhead are recovery duplicates.
+fn recovery_duplicates(side: &SideRun) -> usize {
+    let outputs = &side.run.outputs[..side.view.outputs.min(side.run.outputs.len())];
+    if !outputs.iter().any(|o| matches!(o, Output::Recovery(_))) {
+        return 0;
+    }
+    (0..outputs.len()).filter(|i| crate::engine::recovery::duplicate_of(outputs, *i).is_some()).count()
 }
 
 /// Calls by identity (a later one replaces an earlier one of the same identity).
@@ -197,6 +206,16 @@ impl Diff {
             d.rows.push(DiffRow {
                 kind: "append",
                 text: format!("append-only sink: A {} row(s), B {} row(s)", ca.len(), cb.len()),
+            });
+        }
+        // Recovery duplicates: results a replay after a restore repeated, identical.
+        let (da, db) = (recovery_duplicates(&a), recovery_duplicates(&b));
+        if da != db || da > 0 {
+            d.rows.push(DiffRow {
+                kind: "recovery",
+                text: format!(
+                    "recovery duplicates (a result repeated, identical, by the replay after the restore; an append sink counts it again, an upsert sink absorbs it): A {da}, B {db}"
+                ),
             });
         }
         d
