@@ -99,8 +99,9 @@ test('Lab 6.2 recovery: checkpoint, crash, restore and replay; duplicates in the
   assert.deepEqual(rows, [
     ['main', '', 'main'],
     ['late', '', 'late · updated result'],
-    ['main', '0', 'recovery duplicate'],
-    ['late', '1', 'recovery duplicate'],
+    // data-recovery-duplicate: the output it repeats (outputs 1 and 2, after the checkpoint line 0).
+    ['main', '1', 'recovery duplicate'],
+    ['late', '2', 'recovery duplicate'],
   ]);
   const lines = await page.locator('[data-testid="recovery-row"]').evaluateAll((r) => r.map((x) => x.dataset.kind));
   assert.deepEqual(lines, ['checkpoint', 'crash', 'restore']);
