@@ -108,7 +108,7 @@ fn Chip(p: &ChipProps) -> Html {
             None => format!("↺ empty state · replay #{from_chip}–#{i}"),
         };
         let what = match checkpoint {
-            Some(n) => format!("Flink restores checkpoint {n} and the source replays items #{from_chip} to #{i}"),
+            Some(n) => format!("restore of checkpoint {n}, replay #{from_chip}–#{i}"),
             None => format!(
                 "No checkpoint: Flink restarts with empty state and the source replays items #{from_chip} to #{i}"
             ),
@@ -117,7 +117,7 @@ fn Chip(p: &ChipProps) -> Html {
     });
     let title = match (&restore, p.replayed) {
         (Some((_, what, _, _)), _) => format!("{title}; {what}"),
-        (None, true) => format!("{title}; read again by the replay after the restore"),
+        (None, true) => format!("{title}; replayed"),
         (None, false) => title,
     };
     let title = format!(

@@ -96,14 +96,11 @@ fn recovery_basis(s: &AppState, step: usize) -> Option<(&'static str, &'static s
             K::TimersDueAtRestore { rule_only: true, .. } => {
                 return Some((
                     "rule-only",
-                    "processing-time timers already due at the restore fire at once, as Flink's documentation says; no recorded golden backs their place among the first outputs (a race in real Flink).",
+                    "a processing-time timer due at the restore fires at once (no golden: a race in real Flink).",
                 ));
             }
             K::CheckpointTaken { .. } | K::Crashed { .. } | K::Restored { .. } | K::Replayed { .. } => {
-                basis = Some((
-                    "golden",
-                    "the checkpoint, the crash, the restore and the replay as recorded with real Flink 2.3 (tests/flink-ext/golden/course_crash_*).",
-                ));
+                basis = Some(("golden", "as recorded with real Flink 2.3 (course_crash_* goldens)."));
             }
             _ => {}
         }

@@ -202,20 +202,15 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
         // A checkpoint, the TaskManager's death, the restore and replay: inline, in emission order.
         Some(Output::Recovery(line)) => {
             let (kind, text) = match *line {
-                RecoveryLine::Checkpoint { checkpoint, item, .. } => (
-                    "checkpoint",
-                    format!("✓ checkpoint {checkpoint} completes (state, timers, source position after #{item})"),
-                ),
+                RecoveryLine::Checkpoint { checkpoint, item, .. } => {
+                    ("checkpoint", format!("✓ checkpoint {checkpoint} (state, timers, source after #{item})"))
+                }
                 RecoveryLine::Crash { item, .. } => ("crash", format!("✗ the TaskManager dies at #{}", item + 1)),
-                RecoveryLine::Restore { checkpoint: Some(n), from_item, .. } => (
-                    "restore",
-                    format!(
-                        "↺ restore from checkpoint {n}; the source replays from #{}: repeated results are recovery duplicates",
-                        from_item + 1
-                    ),
-                ),
+                RecoveryLine::Restore { checkpoint: Some(n), from_item, .. } => {
+                    ("restore", format!("↺ restore checkpoint {n}, replay from #{}", from_item + 1))
+                }
                 RecoveryLine::Restore { checkpoint: None, from_item, .. } => {
-                    ("restore", format!("↺ restart with empty state; the source replays from #{}", from_item + 1))
+                    ("restore", format!("↺ empty state, replay from #{}", from_item + 1))
                 }
             };
             html! {
@@ -393,7 +388,7 @@ fn FireRow(p: &FireRowProps) -> Html {
             <span class="row-window">{ window_text(&p.window) }</span>
             if p.duplicate_of.is_some() {
                 <span class="badge badge-recovery" data-testid="recovery-duplicate"
-                    title="After the restore, the replay emitted this result again, identical to the earlier one: an append sink sees it twice, an upsert sink overwrites the same value">
+                    title="Repeated, identical, by the replay after the restore">
                     { "recovery duplicate" }
                 </span>
             } else {
@@ -404,7 +399,7 @@ fn FireRow(p: &FireRowProps) -> Html {
             <span class="row-result">{ p.result.clone() }</span>
             if approx_note {
                 <span class="badge badge-approximate" data-testid="approximate"
-                    title="The window held more than K = 1000 latencies: the percentiles come from a reservoir sample (seeded SplitMix64), not from every record">
+                    title="More than K = 1000 latencies: percentiles of a reservoir sample">
                     { "approximate" }
                 </span>
             }

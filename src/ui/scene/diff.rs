@@ -213,9 +213,7 @@ impl Diff {
         if da != db || da > 0 {
             d.rows.push(DiffRow {
                 kind: "recovery",
-                text: format!(
-                    "recovery duplicates (a result repeated, identical, by the replay after the restore; an append sink counts it again, an upsert sink absorbs it): A {da}, B {db}"
-                ),
+                text: format!("recovery duplicates (repeated by the replay): A {da}, B {db}"),
             });
         }
         d
