@@ -132,13 +132,15 @@ fn Chip(p: &ChipProps) -> Html {
             <span class="chip-step">{ format!("#{}", i + 1) }</span>
             <span class="chip-label">{ label }</span>
             <span class="chip-sub">{ sub }</span>
-            <span class="chip-sub chip-meta">{ meta }</span>
+            if restore.is_none() && !p.replayed {
+                <span class="chip-sub chip-meta">{ meta }</span>
+            }
             if let Some((text, _, checkpoint, from)) = restore {
                 <span class="chip-restore" data-testid="restore-marker" data-checkpoint={checkpoint.map(|n| n.to_string())}
                     data-from-item={from.to_string()}>{ text }</span>
             }
             if p.replayed {
-                <span class="chip-replayed" data-testid="replayed-marker">{ "↺ replayed" }</span>
+                <span class="chip-sub chip-replayed" data-testid="replayed-marker">{ "↺ replayed" }</span>
             }
         </li>
     }

@@ -124,7 +124,13 @@ impl Diff {
         let (ia, ib) = (index(ca.iter().copied()), index(cb.iter().copied()));
         // Calls: A's in emission order, then those only B makes.
         let only_b = cb.iter().filter(|(c, _)| !ia.contains_key(c));
+        // A call repeated by a replay after a restore (same identity) is said once.
+        let mut said = Vec::new();
         for (c, _) in ca.iter().filter(|(c, v)| ib.get(c) != Some(v)).chain(only_b) {
+            if said.contains(c) {
+                continue;
+            }
+            said.push(*c);
             let (va, vb) = (ia.get(c), ib.get(c));
             let call = if c.2 == 0 { "main firing".to_string() } else { format!("late firing {}", c.2) };
             d.rows.push(DiffRow {
