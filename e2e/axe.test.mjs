@@ -58,6 +58,23 @@ const VIEWS = [
       await page.locator('[data-testid="field-error"]').waitFor();
     },
   ],
+  // Issue 17: recovery (checkpoint, crash, restore in the strip; duplicates; compare mode), the
+  // aggregate forms (percentile rows, state chart), the course's triggers and DeltaEvictor.
+  ['recovery preset, Output tab', '#preset=lab-6-2-recovery&step=6', tab('output', '[data-testid="recovery-row"]')],
+  ['recovery preset, Sinks tab', '#preset=lab-6-2-recovery&step=6', tab('sinks', '[data-testid="sink-append"]')],
+  ['aggregate preset, Output tab', '#preset=model-latency-p50-p99&step=8', tab('output', '[data-testid="output-row"]')],
+  ['aggregate preset, Charts tab', '#preset=tenant-cost-aggregate&step=4', tab('charts', '[data-testid="chart-canvas"]')],
+  [
+    'DeltaEvictor and early trigger in Configure',
+    '#preset=lab-6-2&step=end',
+    async (page) => {
+      await tab('config')(page);
+      await page.locator('[data-testid="cfg-evictor"]').selectOption('delta');
+      await page.locator('[data-testid="cfg-evictor-threshold"]').waitFor();
+      await page.locator('[data-testid="cfg-trigger"]').selectOption('early_count_event_time');
+      await page.locator('[data-testid="cfg-trigger-n"]').waitFor();
+    },
+  ],
   ['embed mode', '#preset=lab-6-2&mode=embed&step=3', null],
   ['lecture mode', '#preset=lab-6-2&mode=lecture&step=3', null],
   ['quiz', '#preset=lab-6-2&step=3&quiz=1', async (page) => page.locator('[data-testid="quiz-panel"]').waitFor()],

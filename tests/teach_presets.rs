@@ -66,8 +66,11 @@ fn every_preset_loads() {
         [
             "lab-6-1",
             "lab-6-2",
+            "lab-6-2-recovery",
             "lab-6-3",
+            "tenant-cost-aggregate",
             "model-latency-sliding",
+            "model-latency-p50-p99",
             "worked-timeline",
             "one-hour-sliding",
             "sliding-96-copies",
@@ -129,12 +132,13 @@ fn broken_presets_are_errors() {
     assert!(presets::parse("x", "{").is_err());
 }
 
-/// A recorded scenario or golden: the window oracle's corpus (`tests/flink`), else OracleExt's
-/// (`tests/flink-ext`: the process-function presets' goldens).
+/// A recorded scenario or golden by name: `tests/flink/`, else `tests/flink-ext/` (the course's
+/// aggregate forms, recorded by `tests/oracle-ext`).
 fn corpus(dir: &str, name: &str, ext: &str) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let window = root.join("tests/flink").join(dir).join(format!("{name}.{ext}"));
-    if window.exists() { window } else { root.join("tests/flink-ext").join(dir).join(format!("{name}.{ext}")) }
+    let file = format!("{name}.{ext}");
+    let parity = root.join("tests/flink").join(dir).join(&file);
+    if parity.exists() { parity } else { root.join("tests/flink-ext").join(dir).join(&file) }
 }
 
 /// Golden lines with each tie group (timer firings of one advance with one timestamp, whose
@@ -192,6 +196,7 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert_eq!(p.scenario.evictor, recorded.evictor, "{}", p.id);
         assert_eq!(p.scenario.watermarks, recorded.watermarks, "{}", p.id);
         assert_eq!(p.scenario.side_output, recorded.side_output, "{}", p.id);
+        assert_eq!(p.scenario.function, recorded.function, "{}", p.id);
 
         let golden_lines: Vec<Value> = std::fs::read_to_string(corpus("golden", golden, "jsonl"))
             .expect("golden")
@@ -209,8 +214,8 @@ fn presets_reproduce_the_real_flink_goldens() {
         assert_eq!(normalised(&ours), normalised(expected), "{}: outputs differ from the golden {golden}", p.id);
     }
     assert_eq!(
-        backed, 13,
-        "every window preset and the two process-function presets are backed by a real-Flink golden"
+        backed, 16,
+        "every window preset, the two process-function presets and the course's aggregate forms are backed by a real-Flink golden"
     );
 }
 

@@ -7,6 +7,8 @@ mod common;
 
 use common::{at, preset};
 use tidemark::engine::Output;
+use tidemark::engine::aggregate::{AggregateResult, CourseAggregate};
+use tidemark::engine::scenario::WindowFunctionSpec;
 use tidemark::engine::trace::TraceKind;
 use tidemark::engine::view::at_step;
 use tidemark::sinks::estimate::{self, EstimateParams, WindowsPerKey, bytes_text};
@@ -173,4 +175,165 @@ fn course_rules_follow_the_source_text() {
         .map(|p| p.id)
         .collect();
     assert!(exact.is_empty(), "the in-depth text is exact: {exact:?}");
+}
+
+/// The window results of a run, in emission order: (window end, the course aggregate's result).
+fn aggregate_results(r: &tidemark::engine::Run) -> Vec<(i64, Option<AggregateResult>)> {
+    r.outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Fire(f) => Some((f.window.bounds().1.unwrap_or(0), f.result)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// TenantCost as the course writes it (aggregate(TenantCost, EmitTenantCostMinute)): (acme,
+/// 10:01:00) fires (410, 2) = $4.10, the late completion makes it (431, 3) = $4.31, then (100, 1)
+/// and (75, 1); the record at 10:00:50 goes to the side output. The state is one accumulator per
+/// live window, where a bare ProcessWindowFunction would keep every record.
+#[test]
+fn tenant_cost_aggregate_one_accumulator_per_window() {
+    let (p, r) = preset("tenant-cost-aggregate");
+    assert_eq!(p.golden.as_deref(), Some("course_tenant_cost_lab_6_aggregate"));
+    assert_eq!(p.scenario.function, WindowFunctionSpec::Aggregate(CourseAggregate::TenantCost));
+    let cost = |usd, requests| Some(AggregateResult::TenantCost { usd, requests });
+    assert_eq!(
+        aggregate_results(&r),
+        vec![
+            (at(10, 1, 0, 0), cost(410, 2)),
+            (at(10, 1, 0, 0), cost(431, 3)),
+            (at(10, 2, 0, 0), cost(100, 1)),
+            (at(10, 4, 0, 0), cost(75, 1)),
+        ]
+    );
+    assert_eq!(p.value_format.value(410), "$4.10");
+    assert_eq!(p.value_format.value(431), "$4.31");
+    let d = Downstream::new(&p.scenario, &r);
+    assert!(!d.state().buffering, "an AggregateFunction keeps accumulators");
+    // After the late completion: [10:00, 10:01) holds 3 records, [10:01, 10:02) 1, in 2 accumulators.
+    let s = d.state().at(4);
+    assert_eq!((s.live_windows, s.accumulators, s.stored_elements), (2, 2, 4));
+    assert_eq!(s.state_entries(d.state().buffering), 2);
+    // The buffering form of the same input (the lab presets' ProcessWindowFunction) keeps the records.
+    let (b, br) = preset("lab-6-3");
+    let bd = Downstream::new(&b.scenario, &br);
+    assert!(bd.state().buffering);
+    assert_eq!(bd.state().at(4).state_entries(true), 4);
+    let chart = tidemark::ui::charts::StateChart::new(&d);
+    assert!(!chart.buffering);
+    assert_eq!((chart.accumulators[4], chart.stored_elements[4]), (2, 4));
+}
+
+/// ModelLatency as the course writes it (aggregate(LatencySketch, EmitLatencyWindow), K = 1000):
+/// the window ending 10:03 holds 6 samples, p50 95 ms and p99 120 ms, exact (n ≤ K). Every record
+/// is added to five reservoirs: five accumulators per model, not five copies of every record.
+#[test]
+fn model_latency_p50_p99_window_ending_10_03() {
+    let (p, r) = preset("model-latency-p50-p99");
+    assert_eq!(p.golden.as_deref(), Some("course_model_latency_sliding_p50_p99"));
+    assert_eq!(p.scenario.function, WindowFunctionSpec::Aggregate(CourseAggregate::LatencySketch { k: 1000 }));
+    assert!(p.goal.contains("10:03") && p.goal.contains("6 samples") && p.goal.contains("p50"));
+    assert!(p.goal.contains("95 ms") && p.goal.contains("120 ms"));
+    let results = aggregate_results(&r);
+    let ending_10_03: Vec<_> = results.iter().filter(|(end, _)| *end == at(10, 3, 0, 0)).collect();
+    assert_eq!(
+        ending_10_03,
+        vec![&(
+            at(10, 3, 0, 0),
+            Some(AggregateResult::Latency { n: 6, p50: Some(95), p99: Some(120), approximate: false })
+        )]
+    );
+    // It has fired at the preset's step (element 8 at 10:03:30 moves the watermark to 10:03:09.999).
+    let fired_by_default = r.outputs.iter().any(
+        |o| matches!(o, Output::Fire(f) if f.window.bounds().1 == Some(at(10, 3, 0, 0)) && f.step < p.default_step),
+    );
+    assert!(fired_by_default, "the window ending 10:03 has fired at step {}", p.default_step);
+    assert_eq!(results.len(), 8);
+    assert!(results.iter().all(|(_, res)| matches!(res, Some(AggregateResult::Latency { approximate: false, .. }))));
+    let d = Downstream::new(&p.scenario, &r);
+    assert!(!d.state().buffering);
+    // After the first record: five windows, five accumulators, five element copies if buffered.
+    let s = d.state().at(1);
+    assert_eq!((s.live_windows, s.accumulators, s.stored_elements), (5, 5, 5));
+    // After the eighth, before the last firings: 40 copies in a buffering form, one reservoir per window.
+    let peak = d.state().peak();
+    assert!(peak.stored_elements > peak.accumulators, "{peak:?}");
+}
+
+/// Lab 6.2 with a TaskManager death: the late correction ($4.10 then $4.31, firing counter 1)
+/// and, after the restore from checkpoint 1 and the replay of e3 and e4, the recovery duplicates
+/// ($4.10 and $4.31 again, identical). The append-only sink sums them again; the upsert sink
+/// absorbs them; the correct answer is unchanged. Compare mode's B: no lateness, no correction,
+/// still a duplicate.
+#[test]
+fn lab_6_2_recovery_late_correction_and_recovery_duplicate() {
+    use tidemark::engine::output::RecoveryLine;
+    use tidemark::engine::recovery::duplicate_of;
+    use tidemark::sinks::Amount;
+    let (p, r) = preset("lab-6-2-recovery");
+    assert_eq!(p.golden.as_deref(), Some("course_crash_lab_6_2_late_correction_vs_recovery_duplicate"));
+    // The restore: checkpoint 1, the source replays from item 3 (e3), in the crash item's step 5.
+    let restore = r.outputs.iter().find_map(|o| match o {
+        Output::Recovery(RecoveryLine::Restore { checkpoint, from_item, step }) => {
+            Some((*checkpoint, *from_item, *step))
+        }
+        _ => None,
+    });
+    assert_eq!(restore, Some((Some(1), 3, 5)));
+    assert_eq!(p.default_step, 6, "the preset opens right after the crash, restore and replay");
+    let d = Downstream::new(&p.scenario, &r);
+    let rows = d.rows();
+    let summary: Vec<(i64, Option<usize>, Option<usize>)> = rows
+        .iter()
+        .map(|row| {
+            (row.value.amount().map_or(0, |a| a.to_string().parse().unwrap_or(0)), row.updates, row.recovery_duplicate)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (410, None, None),
+            (431, Some(0), None), // the late correction: a new value, an update of #1
+            (410, None, Some(0)), // recovery duplicates: the same lines again
+            (431, None, Some(1)),
+            (100, None, None),
+            (75, None, None),
+        ]
+    );
+    // The engine names the repeated outputs the same way (the output list's marks).
+    let dup_outputs: Vec<usize> = (0..r.outputs.len()).filter(|i| duplicate_of(&r.outputs, *i).is_some()).collect();
+    assert_eq!(dup_outputs.len(), 2);
+    let end = r.steps;
+    let t = d.totals_at(end);
+    assert_eq!((t.append, t.upsert, t.correct), (Amount::Int(1857), Amount::Int(606), Amount::Int(606)));
+    let upsert = d.upsert_at(end);
+    let minute = upsert.iter().find(|u| u.window_end == Some(at(10, 1, 0, 0))).expect("the minute's row");
+    assert_eq!((minute.writes, minute.duplicates), (4, 2));
+    assert_eq!(upsert.len(), 3, "one row per (tenant, window_end): the duplicates add none");
+    // At the preset's step: the minute billed twice over in the append sink ($16.82), $4.31 upserted.
+    let t6 = d.totals_at(6);
+    assert_eq!((t6.append, t6.upsert), (Amount::Int(1682), Amount::Int(431)));
+    // The changelog has no entries for the duplicates: +I, -U, +U for the minute, nothing after.
+    assert_eq!(d.changelog_at(6).len(), 3);
+    // Narration of the crash step: the restore, the replay, a golden-backed step.
+    let cx = tidemark::teach::Context::new(&p.scenario, &r);
+    let n = cx.narrate_step(6);
+    let text = format!("{} {}", n.headline, n.details.join(" "));
+    assert!(text.contains("checkpoint 1"), "{text}");
+    // Compare mode's B: the same input (an empty input follows A's) with allowedLateness(0).
+    let b = p.compare.clone().expect("a compare configuration");
+    assert!(b.input.is_empty());
+    assert_eq!(b.allowed_lateness, Some(0));
+    let mut bs = b.clone();
+    bs.input = p.scenario.input.clone();
+    let br = tidemark::engine::run(&bs);
+    let bd = Downstream::new(&bs, &br);
+    let b_rows: Vec<(Option<usize>, bool)> =
+        bd.rows().iter().map(|x| (x.recovery_duplicate, x.updates.is_some())).collect();
+    assert_eq!(
+        b_rows,
+        vec![(None, false), (Some(0), false), (None, false), (None, false)],
+        "no correction, one duplicate"
+    );
 }

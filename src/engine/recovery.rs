@@ -119,6 +119,18 @@ impl Recovery {
     }
 }
 
+/// The output that output `i` repeats, when `i` is a recovery duplicate: a firing after a
+/// restore identical (key, window, firing counter, contents, result) to one emitted before it.
+/// The k-th such firing since the latest restore repeats the k-th identical one before it (a
+/// replay emits the same results in the same order). `None` for anything else.
+pub fn duplicate_of(outputs: &[Output], i: usize) -> Option<usize> {
+    let Some(Output::Fire(f)) = outputs.get(i) else { return None };
+    let restore = outputs[..i].iter().rposition(|o| matches!(o, Output::Recovery(RecoveryLine::Restore { .. })))?;
+    let same = |o: &Output| matches!(o, Output::Fire(g) if g.key == f.key && g.window == f.window && g.n == f.n && g.ids == f.ids && g.result == f.result);
+    let k = outputs[restore..i].iter().filter(|o| same(o)).count();
+    outputs[..restore].iter().enumerate().filter(|(_, o)| same(o)).map(|(j, _)| j).nth(k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::engine::Run;
 use crate::engine::output::ProcessRecord;
 use crate::engine::output::{FlinkError, Output};
+use crate::engine::recovery::duplicate_of;
 use crate::engine::scenario::{Scenario, WindowFunctionSpec};
 use crate::engine::time::{Millis, TimeWindow, Window};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, KeyId, TraceKind};
@@ -71,6 +72,10 @@ pub struct ResultRow {
     /// Rows of session windows that a merge absorbed into this row's window, which this first
     /// result of the merged window replaces.
     pub replaces: Vec<RowIdx>,
+    /// A recovery duplicate: after a restore from a checkpoint, the replay emitted this row of an
+    /// earlier attempt again, identical (key, window, firing counter, contents). An append sink
+    /// receives it a second time; an upsert sink writes the same value to the same key.
+    pub recovery_duplicate: Option<RowIdx>,
 }
 
 impl ResultRow {
@@ -101,6 +106,8 @@ pub struct UpsertRow {
     pub row: RowIdx,
     /// How many results were written to this key (more than 1: later ones overwrote).
     pub writes: u32,
+    /// Of those writes, recovery duplicates: the same value again, absorbed by the key.
+    pub duplicates: u32,
 }
 
 /// Flink's `RowKind` in a changelog.
@@ -281,6 +288,9 @@ impl Downstream {
         let mut late = Vec::new();
         let mut counted_drop_steps = Vec::new();
         let mut silent_drop_steps = Vec::new();
+        // The row of each firing output (a recovery duplicate names the row it repeats).
+        let mut row_of_output: BTreeMap<usize, RowIdx> = BTreeMap::new();
+        let recovery = scenario.has_recovery();
 
         for ev in &run.trace {
             match &ev.kind {
@@ -322,7 +332,19 @@ impl Downstream {
                         cause: firing.cause,
                         updates: None,
                         replaces: Vec::new(),
+                        recovery_duplicate: None,
                     };
+                    // A replay's result equal to one of an earlier attempt: a recovery duplicate,
+                    // not a new answer (the changelog and the correct answer ignore it).
+                    let original = if recovery { duplicate_of(&run.outputs, *output) } else { None };
+                    if let Some(o) = original.and_then(|o| row_of_output.get(&o).copied()) {
+                        row.recovery_duplicate = Some(o);
+                        row_of_output.insert(*output, r);
+                        rows.push(row);
+                        superseded_by.push(Some(o));
+                        continue;
+                    }
+                    row_of_output.insert(*output, r);
                     if let Some(prev) = current.get(&(f.key, f.window)).copied() {
                         row.updates = Some(prev);
                         superseded_by[prev] = Some(r);
@@ -520,8 +542,9 @@ impl Downstream {
                 .and_modify(|u| {
                     u.row = r;
                     u.writes += 1;
+                    u.duplicates += u32::from(row.recovery_duplicate.is_some());
                 })
-                .or_insert(UpsertRow { key: row.key, window_end: end, row: r, writes: 1 });
+                .or_insert(UpsertRow { key: row.key, window_end: end, row: r, writes: 1, duplicates: 0 });
         }
         table.into_values().collect()
     }

@@ -8,7 +8,7 @@
 //!   scenario shown when a link names none ([`default_scenario`]).
 //!
 //! Every preset that a recorded real-Flink scenario backs names it in `golden` (a file in
-//! `tests/flink/scenarios/`); `golden_prefix: k` means the preset is that scenario's first `k`
+//! `tests/flink/scenarios/` or `tests/flink-ext/scenarios/`); `golden_prefix: k` means the preset is that scenario's first `k`
 //! input items with the input left running (`end_of_input: false`), so its outputs are a prefix
 //! of the golden's. `tests/teach_presets.rs` checks both.
 //!
@@ -77,8 +77,11 @@ impl std::error::Error for PresetError {}
 const FILES: [(&str, &str); 19] = [
     ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
     ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
+    ("lab-6-2-recovery", include_str!("../../assets/presets/lab-6-2-recovery.json")),
     ("lab-6-3", include_str!("../../assets/presets/lab-6-3.json")),
+    ("tenant-cost-aggregate", include_str!("../../assets/presets/tenant-cost-aggregate.json")),
     ("model-latency-sliding", include_str!("../../assets/presets/model-latency-sliding.json")),
+    ("model-latency-p50-p99", include_str!("../../assets/presets/model-latency-p50-p99.json")),
     ("worked-timeline", include_str!("../../assets/presets/worked-timeline.json")),
     ("one-hour-sliding", include_str!("../../assets/presets/one-hour-sliding.json")),
     ("sliding-96-copies", include_str!("../../assets/presets/sliding-96-copies.json")),

@@ -11,7 +11,8 @@
 use std::rc::Rc;
 
 use crate::codegen::Dialect;
-use crate::engine::scenario::WindowFunctionSpec;
+use crate::engine::aggregate::{CourseAggregate, DEFAULT_K};
+use crate::engine::scenario::{DeltaFn, WindowFunctionSpec};
 use crate::engine::trace::{ElemIdx, KeyId};
 use crate::engine::{Millis, Run, Scenario, Window};
 
@@ -581,9 +582,15 @@ pub enum Field {
     Trigger,
     TriggerN,
     TriggerInterval,
+    /// The course's session cap (`session_max_duration`).
+    TriggerMaxDuration,
     Evictor,
     EvictorN,
     EvictorSize,
+    /// `DeltaEvictor`'s threshold (a Java double).
+    EvictorThreshold,
+    /// `DeltaEvictor`'s delta function.
+    EvictorDelta,
     Function,
     /// Source partitions (1 to 64).
     Partitions,
@@ -613,9 +620,12 @@ impl Field {
             Field::Trigger => "trigger",
             Field::TriggerN => "trigger-n",
             Field::TriggerInterval => "trigger-interval",
+            Field::TriggerMaxDuration => "trigger-max-duration",
             Field::Evictor => "evictor",
             Field::EvictorN => "evictor-n",
             Field::EvictorSize => "evictor-size",
+            Field::EvictorThreshold => "evictor-threshold",
+            Field::EvictorDelta => "evictor-delta",
             Field::Function => "function",
             Field::Partitions => "partitions",
             Field::Emission => "emission",
@@ -637,6 +647,8 @@ pub enum ConfigEdit {
     Purging(bool),
     Evictor(EvictorChoice),
     EvictAfter(bool),
+    /// `DeltaEvictor`'s delta function.
+    DeltaFn(DeltaFn),
     Function(WindowFunctionSpec),
     Emission(EmissionChoice),
     /// A dynamic session's gap for one key, as typed (empty: the default gap).
@@ -652,6 +664,7 @@ impl ConfigEdit {
             ConfigEdit::Watermarks(_) => Field::Watermarks,
             ConfigEdit::Trigger(_) | ConfigEdit::Purging(_) => Field::Trigger,
             ConfigEdit::Evictor(_) | ConfigEdit::EvictAfter(_) => Field::Evictor,
+            ConfigEdit::DeltaFn(_) => Field::EvictorDelta,
             ConfigEdit::Function(_) => Field::Function,
             ConfigEdit::Emission(_) => Field::Emission,
             ConfigEdit::KeyGap(..) => Field::KeyGaps,
@@ -772,6 +785,10 @@ pub enum TriggerChoice {
     EventTime,
     Count,
     ContinuousEventTime,
+    /// The course's early trigger: every n elements, then at the watermark.
+    EarlyCount,
+    /// The course's session with a maximum duration.
+    SessionMaxDuration,
 }
 
 impl Choice for TriggerChoice {
@@ -780,6 +797,8 @@ impl Choice for TriggerChoice {
         (TriggerChoice::EventTime, "event_time", "EventTimeTrigger"),
         (TriggerChoice::Count, "count", "CountTrigger"),
         (TriggerChoice::ContinuousEventTime, "continuous_event_time", "ContinuousEventTimeTrigger"),
+        (TriggerChoice::EarlyCount, "early_count_event_time", "every n elements, then at the watermark (course)"),
+        (TriggerChoice::SessionMaxDuration, "session_max_duration", "session with a maximum duration (course)"),
     ];
 }
 
@@ -788,6 +807,7 @@ pub enum EvictorChoice {
     None,
     Count,
     Time,
+    Delta,
 }
 
 impl Choice for EvictorChoice {
@@ -795,7 +815,13 @@ impl Choice for EvictorChoice {
         (EvictorChoice::None, "none", "none"),
         (EvictorChoice::Count, "count", "CountEvictor"),
         (EvictorChoice::Time, "time", "TimeEvictor"),
+        (EvictorChoice::Delta, "delta", "DeltaEvictor"),
     ];
+}
+
+impl Choice for DeltaFn {
+    const OPTIONS: &'static [(Self, &'static str, &'static str)] =
+        &[(DeltaFn::Value, "value", "|a.value − b.value|"), (DeltaFn::Ts, "ts", "|a.ts − b.ts|")];
 }
 
 impl Choice for WindowFunctionSpec {
@@ -806,5 +832,15 @@ impl Choice for WindowFunctionSpec {
         (WindowFunctionSpec::Avg, "avg", "average (AggregateFunction)"),
         (WindowFunctionSpec::Min, "min", "min (ReduceFunction)"),
         (WindowFunctionSpec::Max, "max", "max (ReduceFunction)"),
+        (
+            WindowFunctionSpec::Aggregate(CourseAggregate::TenantCost),
+            "tenant_cost",
+            "TenantCost: (usd, requests) (AggregateFunction, course)",
+        ),
+        (
+            WindowFunctionSpec::Aggregate(CourseAggregate::LatencySketch { k: DEFAULT_K }),
+            "latency_sketch",
+            "LatencySketch: p50, p99, K = 1000 (AggregateFunction, course)",
+        ),
     ];
 }

@@ -6,6 +6,7 @@ use web_sys::{Element as DomElement, PointerEvent};
 use yew::prelude::*;
 
 use crate::engine::Millis;
+use crate::engine::output::{Output, RecoveryLine};
 use crate::engine::scenario::{InputItem, ProcessFunctionSpec};
 use crate::engine::time::format_millis;
 use crate::engine::trace::TimeDomain;
@@ -59,6 +60,10 @@ struct ChipProps {
     target: bool,
     /// With several partitions the strip has a row per partition: (row, column) in its grid.
     cell: Option<(u32, usize)>,
+    /// A crash item the playhead has passed: (checkpoint restored, first replayed item, 0-based).
+    restore: Option<(Option<u32>, usize)>,
+    /// The item was read again by the replay after a restore the playhead has passed.
+    replayed: bool,
 }
 
 /// One input item in processing order, with its step number.
@@ -91,10 +96,31 @@ fn Chip(p: &ChipProps) -> Html {
         p.selected.then_some("selected"),
         p.lifted.then_some("lifted"),
         p.target.then_some("drop-target"),
+        p.replayed.then_some("replayed"),
+        p.restore.is_some().then_some("restored"),
     );
     let meta = match p.partition {
         Some(part) => format!("p{part} @{}", format_millis(p.arrival)),
         None => format!("@{}", format_millis(p.arrival)),
+    };
+    let restore = p.restore.map(|(checkpoint, from)| {
+        let from_chip = from + 1;
+        let text = match checkpoint {
+            Some(n) => format!("↺ checkpoint {n} · replay #{from_chip}–#{i}"),
+            None => format!("↺ empty state · replay #{from_chip}–#{i}"),
+        };
+        let what = match checkpoint {
+            Some(n) => format!("restore of checkpoint {n}, replay #{from_chip}–#{i}"),
+            None => format!(
+                "No checkpoint: Flink restarts with empty state and the source replays items #{from_chip} to #{i}"
+            ),
+        };
+        (text, what, checkpoint, from)
+    });
+    let title = match (&restore, p.replayed) {
+        (Some((_, what, _, _)), _) => format!("{title}; {what}"),
+        (None, true) => format!("{title}; replayed"),
+        (None, false) => title,
     };
     let title = format!(
         "{title}; {}arrives at processing time {} (Enter or double-click: edit)",
@@ -110,7 +136,16 @@ fn Chip(p: &ChipProps) -> Html {
             <span class="chip-step">{ format!("#{}", i + 1) }</span>
             <span class="chip-label">{ label }</span>
             <span class="chip-sub">{ sub }</span>
-            <span class="chip-sub chip-meta">{ meta }</span>
+            if restore.is_none() && !p.replayed {
+                <span class="chip-sub chip-meta">{ meta }</span>
+            }
+            if let Some((text, _, checkpoint, from)) = restore {
+                <span class="chip-restore" data-testid="restore-marker" data-checkpoint={checkpoint.map(|n| n.to_string())}
+                    data-from-item={from.to_string()}>{ text }</span>
+            }
+            if p.replayed {
+                <span class="chip-sub chip-replayed" data-testid="replayed-marker">{ "↺ replayed" }</span>
+            }
         </li>
     }
 }
@@ -243,6 +278,19 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let step = s.play.step;
     let selected = s.selection.and_then(|o| o.input());
     let arrivals = s.doc.scenario.arrivals();
+    // Restores the playhead has passed: (crash item, checkpoint, first replayed item).
+    let restores: Vec<(usize, Option<u32>, usize)> = s
+        .doc
+        .run
+        .outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Recovery(RecoveryLine::Restore { checkpoint, from_item, step: at }) if *at < step => {
+                Some((*at, *checkpoint, *from_item))
+            }
+            _ => None,
+        })
+        .collect();
     let chips = s.doc.scenario.input.iter().enumerate().map(|(i, item)| {
         let partition = match item {
             InputItem::Element(e) => e.partition,
@@ -275,6 +323,8 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             lifted: from == Some(i),
             target: over == Some(i) && from != Some(i),
             cell: several.then_some((partition, i)),
+            restore: restores.iter().find(|(at, _, _)| *at == i).map(|(_, cp, from)| (*cp, *from)),
+            replayed: restores.iter().any(|(at, _, from)| (*from..*at).contains(&i)),
         }
     });
     let chips: Vec<ChipProps> = chips.collect();

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::engine::scenario::WindowFunctionSpec;
+use crate::engine::scenario::{DeltaFn, WindowFunctionSpec};
 use crate::ui::action::{
     Action, AssignerChoice, Choice, ConfigEdit, EmissionChoice, EvictorChoice, Field, TriggerChoice, WatermarkChoice,
 };
@@ -116,6 +116,12 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 if d.trigger == TriggerChoice::Count {
                     { text(Field::TriggerN, "count n", "e.g. 3") }
                 }
+                if d.trigger == TriggerChoice::EarlyCount {
+                    { text(Field::TriggerN, "fire every n elements", "e.g. 2") }
+                }
+                if d.trigger == TriggerChoice::SessionMaxDuration {
+                    { text(Field::TriggerMaxDuration, "maximum session duration", "e.g. 60s") }
+                }
                 if d.trigger == TriggerChoice::ContinuousEventTime {
                     { text(Field::TriggerInterval, "interval", "e.g. 10s") }
                 }
@@ -126,6 +132,10 @@ fn ConfigForm(p: &ConfigFormProps) -> Html {
                 }
                 if d.evictor == EvictorChoice::Time {
                     { text(Field::EvictorSize, "keep within", "e.g. 10s") }
+                }
+                if d.evictor == EvictorChoice::Delta {
+                    { text(Field::EvictorThreshold, "evict when delta ≥ threshold", "e.g. 10") }
+                    { select(Field::EvictorDelta, "delta function", options(d.evictor_delta), |v| DeltaFn::from_value(v).map(ConfigEdit::DeltaFn), &p.on_edit, error(Field::EvictorDelta)) }
                 }
                 if d.evictor != EvictorChoice::None {
                     { check("evict after the function", d.evict_after, "cfg-evict-after", ConfigEdit::EvictAfter) }

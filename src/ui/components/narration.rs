@@ -30,6 +30,7 @@ pub fn Narration(props: &StateProps) -> Html {
         .pristine_preset(&s.doc.shown_scenario)
         .map(|p| ctx.course_rule_notes(&p.course_rules, step))
         .unwrap_or_default();
+    let recovery = recovery_basis(s, step);
     let embed = s.teach.mode == Mode::Embed;
     let goal = s.teach.preset.as_ref().map(|p| p.goal.clone());
     let quiz = s.teach.quiz.as_ref();
@@ -54,6 +55,11 @@ pub fn Narration(props: &StateProps) -> Html {
                         { for course_notes.iter().map(|d| html! { <li class="course-rule" data-testid="course-rule-note">{ d.clone() }</li> }) }
                     </ul>
                 }
+                if let Some((basis, text)) = recovery {
+                    <p class={classes!("recovery-basis", format!("basis-{basis}"))} data-testid="recovery-basis" data-basis={basis}>
+                        <strong>{ if basis == "rule-only" { "Documented rule only" } else { "Golden-backed" } }</strong>{ ": " }{ text }
+                    </p>
+                }
                 if let (Some(goal), false) = (goal, embed) {
                     <details class="goal">
                         <summary>{ "Goal" }</summary>
@@ -71,4 +77,33 @@ pub fn Narration(props: &StateProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// What backs a checkpoint / crash / restore step, as `docs/scenario-format-v2.md` divides it:
+/// recorded real-Flink goldens, or Flink's documented rule only (a processing-time timer already
+/// due at the restore fires at once; its place among the first outputs is a race, so no golden).
+fn recovery_basis(s: &AppState, step: usize) -> Option<(&'static str, &'static str)> {
+    use crate::engine::trace::TraceKind as K;
+    if step == 0 || !s.doc.shown_scenario.has_recovery() {
+        return None;
+    }
+    let trace = &s.doc.run.trace;
+    let from = trace.partition_point(|e| e.step + 1 < step);
+    let events = trace[from..].iter().take_while(|e| e.step + 1 == step);
+    let mut basis = None;
+    for e in events {
+        match e.kind {
+            K::TimersDueAtRestore { rule_only: true, .. } => {
+                return Some((
+                    "rule-only",
+                    "a processing-time timer due at the restore fires at once (no golden: a race in real Flink).",
+                ));
+            }
+            K::CheckpointTaken { .. } | K::Crashed { .. } | K::Restored { .. } | K::Replayed { .. } => {
+                basis = Some(("golden", "as recorded with real Flink 2.3 (course_crash_* goldens)."));
+            }
+            _ => {}
+        }
+    }
+    basis
 }

@@ -5,6 +5,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::engine::aggregate::AggregateResult;
+use crate::engine::output::RecoveryLine;
+use crate::engine::recovery::duplicate_of;
 use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::format_millis;
 use crate::engine::trace::FiringKind;
@@ -95,8 +98,10 @@ const VISIBLE: usize = 40;
 fn OutputRows(p: &OutputRowsProps) -> Html {
     let upto = p.upto.min(p.run.outputs.len());
     let outputs = &p.run.outputs[..upto];
-    let fires: Vec<usize> =
-        (0..upto).filter(|i| matches!(outputs[*i], Output::Fire(_) | Output::Tvf(_) | Output::Process(_))).collect();
+    let fires: Vec<usize> = (0..upto)
+        .filter(|i| matches!(outputs[*i], Output::Fire(_) | Output::Tvf(_) | Output::Process(_) | Output::Recovery(_)))
+        .collect();
+    let n_recovery = outputs.iter().filter(|o| matches!(o, Output::Recovery(_))).count();
     let lates: Vec<usize> = (0..upto).filter(|i| matches!(outputs[*i], Output::Late { .. })).collect();
     let errors = outputs.iter().enumerate().filter_map(|(i, o)| match o {
         Output::Error(e) => Some(html! {
@@ -107,7 +112,8 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
         _ => None,
     });
     let errors: Vec<Html> = errors.collect();
-    let (n_fires, n_lates) = (fires.len(), lates.len());
+    let (n_rows, n_lates) = (fires.len(), lates.len());
+    let n_fires = n_rows - n_recovery;
     // Not during a drag: a digest of 10,000 lines costs more than a frame.
     let digest = use_memo((RunPtr(p.run.clone()), upto, p.dragging), |(r, upto, dragging)| {
         if *dragging { String::new() } else { digest_of(&r.0.outputs[..*upto], &r.0.keys).to_string() }
@@ -139,7 +145,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             if n_fires == 0 {
                 <p class="empty">{ "Nothing emitted yet: a window fires when the watermark passes its end − 1." }</p>
             }
-            <Rows testid="output-rows" class="rows" total={n_fires} row={fire_row} />
+            <Rows testid="output-rows" class="rows" total={n_rows} row={fire_row} />
             <h3>{ format!("Late side output ({n_lates})") }</h3>
             if !p.scenario.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
@@ -162,8 +168,9 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
             html! {
                 <FireRow key={i} key_name={AttrValue::from(run.key_name(f.key).to_string())} window={f.window}
                     firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
-                    result={AttrValue::from(result_text(scenario, run, Some(i), values))}
-                    list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh} />
+                    result={AttrValue::from(result_text(scenario, run, Some(i), values))} aggregate={f.result}
+                    list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh}
+                    duplicate_of={scenario.has_recovery().then(|| duplicate_of(&run.outputs, i)).flatten()} />
             }
         }
         // A window TVF's final row: one per window, never updated.
@@ -189,6 +196,26 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
                     data-id={rec.id.map(|id| id.to_string())} data-wm={rec.watermark.to_string()}
                     data-errors={rec.errors.map(|n| n.to_string())} data-requests={rec.requests.map(|n| n.to_string())}>
                     { format!("{key}: {} at {}", rec.kind, format_millis(rec.ts)) }
+                </li>
+            }
+        }
+        // A checkpoint, the TaskManager's death, the restore and replay: inline, in emission order.
+        Some(Output::Recovery(line)) => {
+            let (kind, text) = match *line {
+                RecoveryLine::Checkpoint { checkpoint, item, .. } => {
+                    ("checkpoint", format!("✓ checkpoint {checkpoint} (state, timers, source after #{item})"))
+                }
+                RecoveryLine::Crash { item, .. } => ("crash", format!("✗ the TaskManager dies at #{}", item + 1)),
+                RecoveryLine::Restore { checkpoint: Some(n), from_item, .. } => {
+                    ("restore", format!("↺ restore checkpoint {n}, replay from #{}", from_item + 1))
+                }
+                RecoveryLine::Restore { checkpoint: None, from_item, .. } => {
+                    ("restore", format!("↺ empty state, replay from #{}", from_item + 1))
+                }
+            };
+            html! {
+                <li class={classes!("recovery-row", format!("recovery-{kind}"))} key={i.to_string()} data-testid="recovery-row" data-kind={kind}>
+                    { text }
                 </li>
             }
         }
@@ -292,10 +319,14 @@ struct FireRowProps {
     sum: i64,
     count: u64,
     result: AttrValue,
+    /// A course aggregate's result: LatencySketch's percentiles go to `data-p50` / `data-p99`.
+    aggregate: Option<AggregateResult>,
     /// Show the element ids (a buffering process function) rather than a count.
     list: bool,
     wm: crate::engine::Millis,
     fresh: bool,
+    /// A recovery duplicate: the output index of the result it repeats.
+    duplicate_of: Option<usize>,
 }
 
 /// A late element's row: a component, so that a drag which changes one late element re-renders
@@ -329,19 +360,49 @@ fn FireRow(p: &FireRowProps) -> Html {
     let (start, end) = p.window.bounds();
     let ids: Vec<String> = p.ids.iter().map(|i| i.to_string()).collect();
     let contents = if p.list { format!("[{}]", ids.join(", ")) } else { format!("{} element(s)", p.count) };
-    let class = classes!("output-row", format!("firing-{}", p.kind), p.fresh.then_some("fresh"));
+    let class = classes!(
+        "output-row",
+        format!("firing-{}", p.kind),
+        p.fresh.then_some("fresh"),
+        p.duplicate_of.is_some().then_some("recovery-dup")
+    );
+    // Percentiles have their own contract: data-p50 / data-p99 (ms, empty for an empty window),
+    // data-approximate when the window held more than K latencies (a reservoir sample).
+    let (p50, p99, approximate) = match p.aggregate {
+        Some(AggregateResult::Latency { p50, p99, approximate, .. }) => {
+            let ms = |v: Option<i64>| Some(v.map(|v| v.to_string()).unwrap_or_default());
+            (ms(p50), ms(p99), Some(approximate.to_string()))
+        }
+        _ => (None, None, None),
+    };
+    let approx_note = matches!(p.aggregate, Some(AggregateResult::Latency { approximate: true, .. }));
     html! {
         <li {class} data-testid="output-row" data-key={p.key_name.clone()}
             data-start={start.map(|v| v.to_string()).unwrap_or_default()}
             data-end={end.map(|v| v.to_string()).unwrap_or_default()}
             data-firing={p.firing} data-ids={ids.join(",")}
-            data-sum={p.sum.to_string()} data-count={p.count.to_string()}>
+            data-sum={p.sum.to_string()} data-count={p.count.to_string()}
+            data-p50={p50} data-p99={p99} data-approximate={approximate}
+            data-recovery-duplicate={p.duplicate_of.map(|o| o.to_string())}>
             <span class="row-key">{ p.key_name.clone() }</span>
             <span class="row-window">{ window_text(&p.window) }</span>
-            <span class={classes!("badge", format!("badge-{}", p.kind))}>
-                { match p.kind { "late" => "late · updated result", k => k } }
-            </span>
+            if p.duplicate_of.is_some() {
+                <span class="badge badge-recovery" data-testid="recovery-duplicate"
+                    title="Repeated, identical, by the replay after the restore">
+                    { "recovery duplicate" }
+                </span>
+            } else {
+                <span class={classes!("badge", format!("badge-{}", p.kind))}>
+                    { match p.kind { "late" => "late · updated result", k => k } }
+                </span>
+            }
             <span class="row-result">{ p.result.clone() }</span>
+            if approx_note {
+                <span class="badge badge-approximate" data-testid="approximate"
+                    title="More than K = 1000 latencies: percentiles of a reservoir sample">
+                    { "approximate" }
+                </span>
+            }
             <span class="row-ids">{ contents }</span>
             <span class="row-wm">{ format!("wm {}", format_millis(p.wm)) }</span>
         </li>

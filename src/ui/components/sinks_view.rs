@@ -160,7 +160,9 @@ fn MainOutput(p: &MainOutputProps) -> Html {
     let rows = d.rows_at(step);
     let row = |i: usize, r: &ResultRow| {
         let kind = kind_label(r.kind);
-        let note = if let Some(u) = r.updates {
+        let note = if let Some(o) = r.recovery_duplicate {
+            format!("recovery duplicate of #{}", o + 1)
+        } else if let Some(u) = r.updates {
             format!("updates #{}", u + 1)
         } else if !r.replaces.is_empty() {
             let list: Vec<String> = r.replaces.iter().map(|x| format!("#{}", x + 1)).collect();
@@ -175,6 +177,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
                 data-end={r.window_end().map(|e| e.to_string()).unwrap_or_default()} data-kind={kind}
                 data-value={r.value.amount().map(amount_attr).unwrap_or_default()}
                 data-updates={r.updates.map(|u| u.to_string()).unwrap_or_default()}
+                data-recovery-duplicate={r.recovery_duplicate.map(|o| o.to_string())}
                 data-record-ts={r.record_timestamp.to_string()}>
                 <td class="num">{ format!("#{}", i + 1) }</td>
                 <td>{ d.key_name(r.key).to_string() }</td>
@@ -233,10 +236,17 @@ fn append_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
     let items = rows.iter().map(|a| {
         let Some(r) = d.row(a.row) else { return Html::default() };
         let dup = !seen.insert((r.key, r.window_end()));
+        let recovery = r.recovery_duplicate.is_some();
         html! {
-            <tr key={a.row} class={classes!(dup.then_some("dup"))} data-testid="append-row">
+            <tr key={a.row} class={classes!(dup.then_some("dup"), recovery.then_some("recovery-dup"))} data-testid="append-row"
+                data-recovery-duplicate={recovery.then_some("true")}>
                 <td>{ d.key_name(r.key).to_string() }</td>
-                <td class="mono">{ end_text(r.window_end()) }</td>
+                <td class="mono">
+                    { end_text(r.window_end()) }
+                    if recovery {
+                        <span class="badge badge-recovery" title="The replay after the restore emitted this result a second time: an append-only sink stores and sums it again">{ "recovery duplicate" }</span>
+                    }
+                </td>
                 <td class="value">{ r.value.amount().map(|v| amount_text(v, t.column, values)).unwrap_or_else(|| "—".into()) }</td>
                 <td class="value running">{ amount_text(a.running_total, t.column, values) }</td>
             </tr>
@@ -261,11 +271,16 @@ fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         let Some(r) = d.row(u.row) else { return Html::default() };
         html! {
             <tr key={format!("{}:{:?}", u.key, u.window_end)} class={classes!((u.writes > 1).then_some("overwritten"))} data-testid="upsert-row"
-                data-writes={u.writes.to_string()}>
+                data-writes={u.writes.to_string()} data-duplicates={u.duplicates.to_string()}>
                 <td>{ d.key_name(u.key).to_string() }</td>
                 <td class="mono">{ end_text(u.window_end) }</td>
                 <td class="value">{ r.value.amount().map(|v| amount_text(v, t.column, values)).unwrap_or_else(|| "—".into()) }</td>
-                <td class="writes">{ if u.writes > 1 { format!("{} writes", u.writes) } else { "1 write".into() } }</td>
+                <td class="writes">
+                    { if u.writes > 1 { format!("{} writes", u.writes) } else { "1 write".into() } }
+                    if u.duplicates > 0 {
+                        { format!(" · {} recovery duplicate{} absorbed (same value, same key)", u.duplicates, if u.duplicates == 1 { "" } else { "s" }) }
+                    }
+                </td>
             </tr>
         }
     });

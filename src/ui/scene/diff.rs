@@ -33,7 +33,7 @@ pub use crate::ui::action::Side;
 /// One difference, as the list under the canvases says it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiffRow {
-    /// `firing`, `late`, `dropped`, `counted`, `sink` or `append`.
+    /// `firing`, `late`, `dropped`, `counted`, `sink`, `append` or `recovery`.
     pub kind: &'static str,
     pub text: String,
 }
@@ -70,6 +70,15 @@ fn calls<'a>(side: &SideRun<'a>) -> Vec<(Call<'a>, Value)> {
         .filter_map(Output::firing)
         .map(|f| ((side.run.key_name(f.key), f.window, f.n), (f.sum, f.count)))
         .collect()
+}
+
+/// How many of a side's results up to the playhead are recovery duplicates.
+fn recovery_duplicates(side: &SideRun) -> usize {
+    let outputs = &side.run.outputs[..side.view.outputs.min(side.run.outputs.len())];
+    if !outputs.iter().any(|o| matches!(o, Output::Recovery(_))) {
+        return 0;
+    }
+    (0..outputs.len()).filter(|i| crate::engine::recovery::duplicate_of(outputs, *i).is_some()).count()
 }
 
 /// Calls by identity (a later one replaces an earlier one of the same identity).
@@ -115,7 +124,13 @@ impl Diff {
         let (ia, ib) = (index(ca.iter().copied()), index(cb.iter().copied()));
         // Calls: A's in emission order, then those only B makes.
         let only_b = cb.iter().filter(|(c, _)| !ia.contains_key(c));
+        // A call repeated by a replay after a restore (same identity) is said once.
+        let mut said = Vec::new();
         for (c, _) in ca.iter().filter(|(c, v)| ib.get(c) != Some(v)).chain(only_b) {
+            if said.contains(c) {
+                continue;
+            }
+            said.push(*c);
             let (va, vb) = (ia.get(c), ib.get(c));
             let call = if c.2 == 0 { "main firing".to_string() } else { format!("late firing {}", c.2) };
             d.rows.push(DiffRow {
@@ -197,6 +212,14 @@ impl Diff {
             d.rows.push(DiffRow {
                 kind: "append",
                 text: format!("append-only sink: A {} row(s), B {} row(s)", ca.len(), cb.len()),
+            });
+        }
+        // Recovery duplicates: results a replay after a restore repeated, identical.
+        let (da, db) = (recovery_duplicates(&a), recovery_duplicates(&b));
+        if da != db || da > 0 {
+            d.rows.push(DiffRow {
+                kind: "recovery",
+                text: format!("recovery duplicates (repeated by the replay): A {da}, B {db}"),
             });
         }
         d

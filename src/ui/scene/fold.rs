@@ -190,7 +190,14 @@ pub fn result_text(scenario: &Scenario, run: &Run, output: Option<usize>, values
         F::Avg => format!("avg {:.2}", f.sum as f64 / f.count as f64),
         F::Max => format!("max {}", extreme(true)),
         F::Min => format!("min {}", extreme(false)),
-        F::Aggregate(_) => f.result.map_or("—".into(), |r| r.to_string()),
+        // TenantCost's usd in the preset's unit ($4.10); the percentiles say their own unit.
+        F::Aggregate(_) => match f.result {
+            Some(crate::engine::aggregate::AggregateResult::TenantCost { usd, requests }) => {
+                format!("usd {} · requests {requests}", values.value(usd))
+            }
+            Some(r) => r.to_string(),
+            None => "—".into(),
+        },
     }
 }
 

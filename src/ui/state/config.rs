@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use crate::engine::operator::validate;
 use crate::engine::scenario::limits::MAX_PARTITIONS;
 use crate::engine::scenario::{
-    AssignerSpec, BaseTrigger, EvictorKind, EvictorSpec, SourceSpec, TriggerSpec, WatermarkSpec, WindowFunctionSpec,
+    AssignerSpec, BaseTrigger, DeltaFn, EvictorKind, EvictorSpec, SourceSpec, Threshold, TriggerSpec, WatermarkSpec,
+    WindowFunctionSpec,
 };
 use crate::engine::time::{LONG_MAX, LONG_MIN};
 use crate::engine::{Millis, Scenario};
@@ -47,6 +48,10 @@ pub struct ConfigView {
     pub evictor_n: String,
     pub evictor_size: String,
     pub evict_after: bool,
+    /// `DeltaEvictor`'s threshold (a Java double, as typed) and delta function.
+    pub evictor_threshold: String,
+    pub evictor_delta: DeltaFn,
+    pub trigger_max_duration: String,
     pub function: WindowFunctionSpec,
     /// The source: partitions, emission, `autoWatermarkInterval`, `withIdleness` (empty: none).
     pub partitions: String,
@@ -59,7 +64,7 @@ pub struct ConfigView {
 }
 
 /// The text fields, in panel order.
-static TEXT_FIELDS: [Field; 13] = [
+static TEXT_FIELDS: [Field; 15] = [
     Field::Size,
     Field::Slide,
     Field::Gap,
@@ -68,8 +73,10 @@ static TEXT_FIELDS: [Field; 13] = [
     Field::Bound,
     Field::TriggerN,
     Field::TriggerInterval,
+    Field::TriggerMaxDuration,
     Field::EvictorN,
     Field::EvictorSize,
+    Field::EvictorThreshold,
     Field::Partitions,
     Field::Interval,
     Field::Idleness,
@@ -104,6 +111,9 @@ impl ConfigView {
             evictor_n: "2".into(),
             evictor_size: "10000".into(),
             evict_after: false,
+            evictor_threshold: "10".into(),
+            evictor_delta: DeltaFn::Value,
+            trigger_max_duration: "60000".into(),
             function: s.function,
             partitions: s.partition_count().to_string(),
             emission: if s.source.periodic { EmissionChoice::Periodic } else { EmissionChoice::PerEvent },
@@ -161,8 +171,14 @@ impl ConfigView {
                 d.trigger = TriggerChoice::ContinuousEventTime;
                 d.trigger_interval = num(interval);
             }
-            // No menu entry yet for the course's triggers: the form shows the default.
-            BaseTrigger::EarlyCount { .. } | BaseTrigger::SessionMaxDuration { .. } => {}
+            BaseTrigger::EarlyCount { n } => {
+                d.trigger = TriggerChoice::EarlyCount;
+                d.trigger_n = num(n);
+            }
+            BaseTrigger::SessionMaxDuration { max_duration } => {
+                d.trigger = TriggerChoice::SessionMaxDuration;
+                d.trigger_max_duration = num(max_duration);
+            }
         }
         if let Some(e) = s.evictor {
             d.evict_after = e.do_evict_after;
@@ -175,8 +191,11 @@ impl ConfigView {
                     d.evictor = EvictorChoice::Time;
                     d.evictor_size = num(size);
                 }
-                // No menu entry yet: the form shows no evictor for a loaded DeltaEvictor.
-                EvictorKind::Delta { .. } => {}
+                EvictorKind::Delta { threshold, delta } => {
+                    d.evictor = EvictorChoice::Delta;
+                    d.evictor_threshold = threshold.0.to_string();
+                    d.evictor_delta = delta;
+                }
             }
         }
         d
@@ -192,8 +211,10 @@ impl ConfigView {
             Field::Bound => &mut self.bound,
             Field::TriggerN => &mut self.trigger_n,
             Field::TriggerInterval => &mut self.trigger_interval,
+            Field::TriggerMaxDuration => &mut self.trigger_max_duration,
             Field::EvictorN => &mut self.evictor_n,
             Field::EvictorSize => &mut self.evictor_size,
+            Field::EvictorThreshold => &mut self.evictor_threshold,
             Field::Partitions => &mut self.partitions,
             Field::Interval => &mut self.interval,
             Field::Idleness => &mut self.idleness,
@@ -212,8 +233,10 @@ impl ConfigView {
             Field::Bound => &self.bound,
             Field::TriggerN => &self.trigger_n,
             Field::TriggerInterval => &self.trigger_interval,
+            Field::TriggerMaxDuration => &self.trigger_max_duration,
             Field::EvictorN => &self.evictor_n,
             Field::EvictorSize => &self.evictor_size,
+            Field::EvictorThreshold => &self.evictor_threshold,
             Field::Partitions => &self.partitions,
             Field::Interval => &self.interval,
             Field::Idleness => &self.idleness,
@@ -237,6 +260,7 @@ impl ConfigView {
             ConfigEdit::Purging(b) => self.purging = *b,
             ConfigEdit::Evictor(e) => self.evictor = *e,
             ConfigEdit::EvictAfter(b) => self.evict_after = *b,
+            ConfigEdit::DeltaFn(f) => self.evictor_delta = *f,
             ConfigEdit::Function(f) => self.function = *f,
             ConfigEdit::Emission(e) => self.emission = *e,
             ConfigEdit::KeyGap(key, text) => {
@@ -302,11 +326,24 @@ impl ConfigView {
             TriggerChoice::ContinuousEventTime => {
                 BaseTrigger::ContinuousEventTime { interval: get(Field::TriggerInterval) }
             }
+            TriggerChoice::EarlyCount => BaseTrigger::EarlyCount { n: get(Field::TriggerN) },
+            TriggerChoice::SessionMaxDuration => {
+                BaseTrigger::SessionMaxDuration { max_duration: get(Field::TriggerMaxDuration) }
+            }
         };
         let evictor_kind = match self.evictor {
             EvictorChoice::None => None,
             EvictorChoice::Count => Some(EvictorKind::Count { n: get(Field::EvictorN) }),
             EvictorChoice::Time => Some(EvictorKind::Time { size: get(Field::EvictorSize) }),
+            EvictorChoice::Delta => match parse_threshold(&self.evictor_threshold) {
+                Ok(threshold) => {
+                    Some(EvictorKind::Delta { threshold: Threshold(threshold), delta: self.evictor_delta })
+                }
+                Err(e) => {
+                    errors.insert(Field::EvictorThreshold, e);
+                    None
+                }
+            },
         };
         if self.assigner == AssignerChoice::DynamicSession {
             errors.extend(gap_errors);
@@ -565,6 +602,14 @@ impl ConfigForm {
 
 /// Parses a duration field: whole milliseconds (`60000`, `-5000`), a number with a unit (`60s`,
 /// `1 min`, `250ms`, `2h`, `1.5s`), or `LONG_MAX` / `LONG_MIN`.
+/// `DeltaEvictor`'s threshold: any finite number (a Java double), as the scenario format takes it.
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err("is not a number: DeltaEvictor's threshold is a double, e.g. 10 or 2.5".into()),
+    }
+}
+
 pub fn parse_millis(text: &str) -> Result<Millis, String> {
     let t = text.trim();
     if t.is_empty() {

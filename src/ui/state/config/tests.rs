@@ -1,4 +1,5 @@
 use super::*;
+use crate::ui::action::Choice;
 
 fn base() -> Scenario {
     Scenario::from_json_str(
@@ -190,4 +191,74 @@ fn dynamic_session_gaps_per_key() {
     assert!(e.get(&Field::KeyGaps).is_some_and(|m| m.starts_with("key A: 0 is not a gap")), "{e:?}");
     let s = edit(&mut form, &s, ConfigEdit::KeyGap("A".into(), "".into())).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(s.assigner, AssignerSpec::DynamicSession { default_gap: 10_000, gaps: BTreeMap::new() });
+}
+
+/// The course's triggers and DeltaEvictor round-trip: a loaded scenario's form shows them, an
+/// edit of another field keeps them (it used to drop them), and the menu builds them.
+#[test]
+fn course_triggers_and_delta_evictor_round_trip() {
+    let corpus = |name: &str| {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/flink-ext/scenarios/{name}.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for name in [
+        "course_early_count_every_2_then_watermark",
+        "course_session_max_duration_boundary",
+        "course_delta_evictor_value_before",
+        "course_delta_evictor_fractional_threshold",
+        "course_delta_evictor_ts_arrival_order",
+        "course_delta_evictor_with_aggregate",
+        "course_session_max_duration_two_keys_aggregate",
+    ] {
+        let s = corpus(name);
+        let mut form = ConfigForm::default();
+        // An edit elsewhere: the side output off and on again keeps trigger, evictor and function.
+        let off =
+            edit(&mut form, &s, ConfigEdit::SideOutput(!s.side_output)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let back =
+            edit(&mut form, &off, ConfigEdit::SideOutput(s.side_output)).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!((back.trigger, back.evictor, back.function), (s.trigger, s.evictor, s.function), "{name}");
+        assert_eq!(back.assigner, s.assigner, "{name}");
+    }
+    // The menu builds each one from the form's fields.
+    let s = base();
+    let mut form = ConfigForm::default();
+    let early = edit(&mut form, &s, ConfigEdit::Trigger(TriggerChoice::EarlyCount)).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(early.trigger.base, BaseTrigger::EarlyCount { n: 3 });
+    let early =
+        edit(&mut form, &early, ConfigEdit::Text(Field::TriggerN, "2".into())).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(early.trigger.base, BaseTrigger::EarlyCount { n: 2 });
+    assert_eq!(form.view(&early).trigger, TriggerChoice::EarlyCount);
+    let delta = edit(&mut form, &early, ConfigEdit::Evictor(EvictorChoice::Delta)).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        delta.evictor.map(|e| e.kind),
+        Some(EvictorKind::Delta { threshold: Threshold(10.0), delta: DeltaFn::Value })
+    );
+    let delta = edit(&mut form, &delta, ConfigEdit::Text(Field::EvictorThreshold, "2.5".into()))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let delta = edit(&mut form, &delta, ConfigEdit::DeltaFn(DeltaFn::Ts)).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        delta.evictor.map(|e| e.kind),
+        Some(EvictorKind::Delta { threshold: Threshold(2.5), delta: DeltaFn::Ts })
+    );
+    assert_eq!((form.view(&delta).evictor_threshold.as_str(), form.view(&delta).evictor_delta), ("2.5", DeltaFn::Ts));
+    let e = edit(&mut form, &delta, ConfigEdit::Text(Field::EvictorThreshold, "lots".into())).err().unwrap_or_default();
+    assert!(e.get(&Field::EvictorThreshold).is_some_and(|m| m.contains("threshold is a double")), "{e:?}");
+    // A session with a maximum duration.
+    let mut form = ConfigForm::default();
+    let session =
+        edit(&mut form, &s, ConfigEdit::Assigner(AssignerChoice::Session)).unwrap_or_else(|e| panic!("{e:?}"));
+    let capped = edit(&mut form, &session, ConfigEdit::Trigger(TriggerChoice::SessionMaxDuration))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(capped.trigger.base, BaseTrigger::SessionMaxDuration { max_duration: 60_000 });
+    let capped = edit(&mut form, &capped, ConfigEdit::Text(Field::TriggerMaxDuration, "90s".into()))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(capped.trigger.base, BaseTrigger::SessionMaxDuration { max_duration: 90_000 });
+    // The course's aggregates are in the function menu, and stay when loaded.
+    assert_eq!(
+        WindowFunctionSpec::from_value("latency_sketch"),
+        Some(WindowFunctionSpec::Aggregate(crate::engine::aggregate::CourseAggregate::LatencySketch { k: 1000 }))
+    );
 }
