@@ -22,7 +22,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { openApp, REPO_ROOT, runSettled } from './harness.mjs';
+import { openApp, REPO_ROOT, runSettled, until } from './harness.mjs';
 import { b64url } from './fixtures.mjs';
 
 const LONG_MIN = '-9223372036854775808';
@@ -85,19 +85,11 @@ function sourceStates(golden, partitions) {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * Opens each of `hops` in turn (`{ hash, step, after, partitions }`) and reads what the page then
- * shows, all in one round trip to the page: the wait for each (a rendered frame at a time, as
- * `until` does) runs in the page, not across the DevTools protocol. A hop is done when the
- * playhead is at `step` and, with `after`, the run on show is done and newer than `after` with
- * `partitions` partition tracks. The app writes its own fragment with `history.replaceState`
- * after each change; a write that lands between our assignment and the `hashchange` makes the
- * app take the link for its own, so a link that did not take is set again (4 tries: 2, 2, 2, 8 s).
- */
-const visit = (page, hops) =>
-  page.evaluate(async (hops) => {
+/** What the page shows at the playhead, in one round trip. */
+const shown = (page) =>
+  page.evaluate(() => {
     const all = (id) => [...document.querySelectorAll(`[data-testid="${id}"]`)].map((e) => ({ ...e.dataset }));
-    const read = () => ({
+    return {
       step: document.querySelector('[data-testid="playhead"]')?.dataset.step,
       state: document.querySelector('[data-testid="run-status"]')?.dataset.state,
       revision: Number(document.querySelector('[data-testid="run-status"]')?.dataset.revision),
@@ -107,43 +99,32 @@ const visit = (page, hops) =>
       fires: all('output-row'),
       lates: all('side-output-row'),
       errors: all('error-row').length,
-    });
-    const done = (v, h) =>
-      v.step === h.step && (h.after === undefined || (v.revision > h.after && v.state === 'done' && v.partitions.length === h.partitions));
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const out = [];
-    for (const h of hops) {
-      let seen = null;
-      for (let attempt = 1; seen === null; attempt += 1) {
-        location.hash = h.hash;
-        const deadline = performance.now() + (attempt < 4 ? 2000 : 8000);
-        let last;
-        while (performance.now() < deadline) {
-          await frame();
-          last = read();
-          if (done(last, h)) {
-            seen = last;
-            break;
-          }
-        }
-        if (seen === null && attempt >= 4) return { failed: h.hash.slice(0, 80), last: JSON.stringify(last).slice(0, 300), out };
-      }
-      out.push(seen);
-    }
-    return { out };
-  }, hops);
-
-async function visitAll(page, what, hops) {
-  const r = await visit(page, hops);
-  assert.ok(!r.failed, `${what}: ${r.failed} did not show; last seen: ${r.last}`);
-  return r.out;
-}
+    };
+  });
 
 const pageState = (s) => ({
   wm: [...s.partitions].sort((a, b) => a.partition - b.partition).map((p) => p.wm),
   idle: [...s.partitions].sort((a, b) => a.partition - b.partition).map((p) => p.idle === 'true'),
   combined: s.combined,
 });
+
+/**
+ * Opens `hash` and waits until `done(shown)`. The app writes its own fragment with
+ * `history.replaceState` after each change; a write that lands between our assignment and the
+ * `hashchange` makes the app take the link for its own, so a link that did not take is set again.
+ */
+async function navigate(page, hash, what, done) {
+  for (let attempt = 1; ; attempt += 1) {
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, hash);
+    try {
+      return await until(page, what, () => shown(page), done, attempt < 4 ? 2000 : 8000);
+    } catch (e) {
+      if (attempt >= 4) throw e;
+    }
+  }
+}
 
 /** Line by line; within a tie group the keys' lines may interleave, each key's keep their order. */
 function compareJob(name, golden, ours, tie) {
@@ -202,9 +183,9 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
     // The file's own text: its integers stay exact. The run-status revision tells the new
     // scenario's run from the one before.
     const before = revision;
-    const [s] = await visitAll(page, `${name} at the end`, [
-      { hash: `#scenario=${b64url(Buffer.from(text, 'utf8'))}&step=end`, step: String(end), after: before, partitions },
-    ]);
+    let s = await navigate(page, `#scenario=${b64url(Buffer.from(text, 'utf8'))}&step=end`, `${name} at the end`, (v) =>
+      v.revision > before && v.state === 'done' && v.step === String(end) && v.partitions.length === partitions,
+    );
     revision = s.revision;
     checkJob(name, golden, s);
     // A DataStream window twin's golden comes from the window oracle: job lines only.
@@ -220,9 +201,8 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
         steps.add(p);
       }
     }
-    const seen = await visitAll(page, `${name} at steps ${[...steps]}`, [...steps].map((p) => ({ hash: `#step=${p}`, step: String(p) })));
-    for (const [i, p] of [...steps].entries()) {
-      const s = seen[i];
+    for (const p of steps) {
+      s = await navigate(page, `#step=${p}`, `${name} at step ${p}`, (v) => v.step === String(p));
       const lo = lines.filter((l) => l.at < at[p - 1]).length;
       const hi = lines.filter((l) => l.at <= at[p - 1]).length;
       const mine = pageState(s);
