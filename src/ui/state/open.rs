@@ -505,6 +505,7 @@ impl AppState {
                 EditKind::edit("change the window TVF")
             }
             Action::Compare(_) => EditKind::edit("change the comparison"),
+            Action::CancelRun => EditKind::edit("cancel the run"),
             _ => EditKind::edit("edit"),
         }
     }
