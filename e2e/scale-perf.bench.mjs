@@ -5,7 +5,8 @@
 //   load   the file input's change event → run-status done with the scene drawn (two frames later);
 //   drag   the Tab-entry element dragged with the real mouse for 2 s: requestAnimationFrame deltas
 //          (p50/p95), long tasks (> 50 ms) and their longest;
-//   memory wasm memory.buffer.byteLength + performance.memory.usedJSHeapSize after the drag.
+//   memory wasm memory.buffer.byteLength + performance.memory.usedJSHeapSize after the drag, the
+//          page's and the engine worker's together.
 // Printed as JSON lines (`scale perf: {...}`) for scripts/bench. SCALE_SIZES=2000,10000 limits the sizes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,6 +85,7 @@ for (const n of sizes) {
         return performance.now() - window.__scale.changeAt;
       }, { before, n });
       const backend = await page.locator('[data-testid="scene"]').getAttribute('data-backend');
+      const runner = await page.locator('[data-testid="run-status"]').getAttribute('data-runner');
 
       const entry = page.locator('[data-testid="element"][tabindex="0"]');
       const box = await entry.boundingBox();
@@ -106,10 +108,20 @@ for (const n of sizes) {
         js: performance.memory ? performance.memory.usedJSHeapSize : 0,
         wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
       }));
+      // The engine's Web Worker (src/ui/worker_runner.rs) has a wasm memory and a JS heap of its own.
+      for (const w of page.workers()) {
+        const wm = await w.evaluate(() => ({
+          wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
+          js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+        }));
+        m.wasm += wm.wasm;
+        m.js += wm.js;
+      }
       const result = {
         elements: n,
         assigner: kind,
         backend,
+        runner,
         loadMs: r1(loadMs),
         moves: i,
         frameMs: { p50: r1(pct(m.frames, 50)), p95: r1(pct(m.frames, 95)), max: r1(Math.max(0, ...m.frames)) },

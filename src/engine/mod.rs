@@ -51,6 +51,7 @@ pub mod trace_format;
 pub mod trigger;
 pub mod tvf;
 pub mod view;
+pub mod wire;
 
 pub use operator::{OperatorStats, WindowOperator};
 pub use output::{Firing, FlinkError, Output};

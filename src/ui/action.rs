@@ -55,6 +55,9 @@ pub enum Action {
     AutosaveFailed(String),
     /// A runner's answer to a run request (`super::runner`): dropped when a newer one was asked.
     RunFinished(RunFinished),
+    /// Stop the runs that are out (the Cancel button of a long run): the run on show stays, with
+    /// the scenario it was made from.
+    CancelRun,
     /// Presets, modes, quiz, "why?", sharing and import (`state::teach`).
     Teach(TeachAction),
     /// Compare mode and the SQL view's window TVF (`state::compare`).

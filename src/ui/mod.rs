@@ -10,7 +10,8 @@
 //! - `action`: the vocabulary: every change is an `Action`.
 //! - `state`: `AppState` split by concern, with its one reducer (`AppState::dispatch`); pure, tested natively.
 //! - `scene`: the canvas as items (built from the view fold at the playhead and the viewport), hit
-//!   testing and keyboard moves on them; `runner`: engine runs as effects; `storage`: the autosave.
+//!   testing and keyboard moves on them; `runner`: engine runs as effects (`worker_runner`: in a
+//!   Web Worker); `storage`: the autosave.
 //! - `hooks`: the browser's events and effects as named hooks; `components`: one component a file.
 //! - `geometry` (event time ↔ pixels), `fragment` (the URL contract), `history` (undo, generic).
 pub mod action;
@@ -26,5 +27,6 @@ pub mod runner;
 pub mod scene;
 pub mod state;
 pub mod storage;
+pub mod worker_runner;
 
 pub use components::app::{App, install_panic_hook};

@@ -17,8 +17,16 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::engine::run;
+use crate::engine::wire::{decode_run, encode_run};
+use crate::engine::{Run, Scenario, run};
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
+
+/// A scenario's run: the one entry point of every runner, the main thread's and the Web Worker's
+/// (`src/worker.rs` calls it through [`answer`]). What a run does beyond `engine::run` goes here,
+/// so that both runners do it.
+pub fn execute(scenario: &Scenario) -> Run {
+    run(scenario)
+}
 
 /// Where engine runs happen.
 pub trait Runner {
@@ -28,6 +36,12 @@ pub trait Runner {
 
     /// The runner's name, for the run-status test hook (`main-thread`, `worker`).
     fn name(&self) -> &'static str;
+
+    /// Stops the runs that are out or waiting (none of them will be answered); `true` when there
+    /// were any. A runner that answers at once has none.
+    fn cancel(&self) -> bool {
+        false
+    }
 }
 
 /// Runs the engine on the calling thread, at once.
@@ -37,7 +51,7 @@ pub struct MainThreadRunner;
 impl Runner for MainThreadRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
         let RunRequest { revision, slot, scenario } = request;
-        Some(RunFinished { revision, slot, result: Ok(Rc::new(run(&scenario))) })
+        Some(RunFinished { revision, slot, result: Ok(Rc::new(execute(&scenario))) })
     }
 
     fn name(&self) -> &'static str {
@@ -61,6 +75,132 @@ impl fmt::Debug for RunnerRef {
     }
 }
 
+/// The worker's messages, as bytes (a transferred `ArrayBuffer` each way):
+///
+/// ```text
+///  request  revision u64 | slot u8 | the scenario's JSON
+///  answer   revision u64 | slot u8 | 0 | the run (engine::wire)      or      … | 1 | the error's text
+/// ```
+///
+/// The worker echoes the request's revision and slot; the page reads the header first and drops a
+/// stale answer without decoding its run.
+pub fn encode_request(request: &RunRequest) -> Vec<u8> {
+    let json = request.scenario.to_json().to_string();
+    let mut out = Vec::with_capacity(json.len() + 9);
+    out.extend_from_slice(&request.revision.to_le_bytes());
+    out.push(slot_byte(request.slot));
+    out.extend_from_slice(json.as_bytes());
+    out
+}
+
+fn slot_byte(slot: RunSlot) -> u8 {
+    match slot {
+        RunSlot::Main => 0,
+        RunSlot::Compare => 1,
+    }
+}
+
+/// A message's revision and slot, and what follows them.
+fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
+    let revision = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    let slot = match bytes.get(8)? {
+        0 => RunSlot::Main,
+        1 => RunSlot::Compare,
+        _ => return None,
+    };
+    Some((revision, slot, &bytes[9..]))
+}
+
+/// What the worker does with a request: the run of its scenario, answered with the request's
+/// revision and slot. A request it cannot read is answered as an error (revision 0 when even the
+/// header is unreadable, which no request has: the page drops it).
+pub fn answer(request: &[u8]) -> Vec<u8> {
+    let Some((revision, slot, json)) = header(request) else {
+        return answer_error(0, RunSlot::Main, "the worker was sent a malformed request");
+    };
+    let scenario = match std::str::from_utf8(json)
+        .map_err(|e| e.to_string())
+        .and_then(|text| Scenario::from_json_str(text).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
+        Err(e) => return answer_error(revision, slot, &format!("the worker could not read the scenario: {e}")),
+    };
+    let run = execute(&scenario);
+    let mut out = Vec::with_capacity(64 + 48 * run.trace.len());
+    out.extend_from_slice(&revision.to_le_bytes());
+    out.push(slot_byte(slot));
+    out.push(0);
+    encode_run(&run, &mut out);
+    out
+}
+
+fn answer_error(revision: u64, slot: RunSlot, message: &str) -> Vec<u8> {
+    let mut out = revision.to_le_bytes().to_vec();
+    out.push(slot_byte(slot));
+    out.push(1);
+    out.extend_from_slice(message.as_bytes());
+    out
+}
+
+/// Requests posted to one worker, one at a time, and its answers.
+///
+/// While a run is out, newer requests wait, and only the newest of each slot (a drag's pointer
+/// moves would otherwise queue up behind each other); an answer whose revision is not the newest
+/// asked for its slot is dropped before its run is decoded.
+#[derive(Debug, Default)]
+pub struct WorkQueue {
+    /// The request the worker is on.
+    out: Option<RunRequest>,
+    /// The newest request of each slot not yet posted (`Main` first).
+    waiting: [Option<RunRequest>; 2],
+    /// The newest revision asked of each slot.
+    newest: [Option<u64>; 2],
+}
+
+impl WorkQueue {
+    /// A request to run: `Some` to post it now (the worker is idle), `None` when it waits.
+    pub fn submit(&mut self, request: RunRequest) -> Option<RunRequest> {
+        let i = slot_byte(request.slot) as usize;
+        self.newest[i] = Some(request.revision);
+        if self.out.is_some() {
+            self.waiting[i] = Some(request);
+            return None;
+        }
+        self.out = Some(request.clone());
+        Some(request)
+    }
+
+    /// The worker answered: what to reduce (`None`: stale, dropped undecoded), and the next
+    /// request to post.
+    pub fn answered(&mut self, bytes: &[u8]) -> (Option<RunFinished>, Option<RunRequest>) {
+        self.out = None;
+        let next = self.waiting.iter_mut().find_map(Option::take);
+        self.out.clone_from(&next);
+        let Some((revision, slot, rest)) = header(bytes) else { return (None, next) };
+        if self.newest[slot_byte(slot) as usize] != Some(revision) {
+            return (None, next);
+        }
+        let result = match rest.split_first() {
+            Some((0, run)) => decode_run(run).map(Rc::new).map_err(|e| e.to_string()),
+            Some((_, text)) => Err(String::from_utf8_lossy(text).into_owned()),
+            None => Err("the worker's answer is empty".to_string()),
+        };
+        (Some(RunFinished { revision, slot, result }), next)
+    }
+
+    /// Whether a run is out.
+    pub fn busy(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// Forgets every request (a cancel, or the worker died) and hands back those that were out
+    /// or waiting, to be run elsewhere or not at all.
+    pub fn drain(&mut self) -> Vec<RunRequest> {
+        let out = self.out.take();
+        out.into_iter().chain(self.waiting.iter_mut().filter_map(Option::take)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +219,104 @@ mod tests {
         assert_eq!((revision, slot), (7, RunSlot::Compare), "the answer names the request's revision and slot");
         assert_eq!(run.steps, 2);
         assert_eq!(format!("{:?}", RunnerRef::default()), "RunnerRef(main-thread)");
+    }
+
+    fn scenario(ts: i64) -> Rc<Scenario> {
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 10}}, "allowed_lateness": 5, "side_output": true,
+                "input": [{{"id": 1, "key": "A", "ts": {ts}, "value": 2}}, {{"wm": 30}}, {{"id": 2, "key": "B", "ts": 3}}]}}"#
+        );
+        Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    fn request(revision: u64, slot: RunSlot, ts: i64) -> RunRequest {
+        RunRequest { revision, slot, scenario: scenario(ts) }
+    }
+
+    /// What the worker answers, decoded by the page: the request's revision and slot, and the run
+    /// the main thread makes of the same scenario.
+    #[test]
+    fn the_worker_echoes_revision_and_slot_with_the_main_threads_run() {
+        for slot in [RunSlot::Main, RunSlot::Compare] {
+            let mut q = WorkQueue::default();
+            let posted = q.submit(request(41, slot, 12)).unwrap_or_else(|| panic!("an idle worker is posted to"));
+            let bytes = encode_request(&posted);
+            let (got, next) = q.answered(&answer(&bytes));
+            assert!(next.is_none() && !q.busy());
+            let Some(RunFinished { revision, slot: s, result: Ok(run) }) = got else { panic!("no run: {got:?}") };
+            assert_eq!((revision, s), (41, slot));
+            let Some(RunFinished { result: Ok(main), .. }) = MainThreadRunner.submit(request(41, slot, 12)) else {
+                panic!("no main-thread run")
+            };
+            assert_eq!(format!("{run:?}"), format!("{main:?}"), "the worker's run is the main thread's");
+            assert_eq!(run.oracle_lines(), main.oracle_lines());
+        }
+    }
+
+    /// The scenario reaches the worker unchanged.
+    #[test]
+    fn a_request_carries_the_scenario_unchanged() {
+        let r = request(3, RunSlot::Main, 7);
+        let bytes = encode_request(&r);
+        let (revision, slot, json) = header(&bytes).unwrap_or_else(|| panic!("no header"));
+        assert_eq!((revision, slot), (3, RunSlot::Main));
+        let back = Scenario::from_json_str(std::str::from_utf8(json).unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(back.as_ref().ok(), Some(&*r.scenario));
+    }
+
+    /// While a run is out, newer requests wait and only the newest waits; the answer for the
+    /// older revision is dropped, and the newest is posted next.
+    #[test]
+    fn stale_answers_are_dropped_and_only_the_newest_request_waits() {
+        let mut q = WorkQueue::default();
+        let first = q.submit(request(1, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
+        assert!(q.submit(request(2, RunSlot::Main, 2)).is_none(), "the worker is busy: it waits");
+        assert!(q.submit(request(3, RunSlot::Main, 3)).is_none());
+        let (got, next) = q.answered(&answer(&encode_request(&first)));
+        assert!(got.is_none(), "revision 1's answer is stale (3 was asked since): dropped");
+        let next = next.unwrap_or_else(|| panic!("the newest waiting request goes next"));
+        assert_eq!(next.revision, 3, "revision 2 never runs: 3 replaced it");
+        assert!(q.busy());
+        let (got, next) = q.answered(&answer(&encode_request(&next)));
+        assert!(next.is_none());
+        let Some(RunFinished { revision: 3, result: Ok(run), .. }) = got else { panic!("revision 3 is installed") };
+        assert_eq!(run.elements[0].ts, 3);
+    }
+
+    /// The two slots (compare mode's A and B) wait side by side; each answer names its slot.
+    #[test]
+    fn slots_wait_side_by_side_and_are_echoed() {
+        let mut q = WorkQueue::default();
+        let a = q.submit(request(5, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
+        assert!(q.submit(request(2, RunSlot::Compare, 4)).is_none());
+        let (got, next) = q.answered(&answer(&encode_request(&a)));
+        assert!(matches!(got, Some(RunFinished { revision: 5, slot: RunSlot::Main, result: Ok(_) })));
+        let b = next.unwrap_or_else(|| panic!("B goes next"));
+        let (got, _) = q.answered(&answer(&encode_request(&b)));
+        assert!(matches!(got, Some(RunFinished { revision: 2, slot: RunSlot::Compare, result: Ok(_) })));
+        // A compare document made anew counts from 1 again: its answers are not taken for stale.
+        let b = q.submit(request(1, RunSlot::Compare, 4)).unwrap_or_else(|| panic!("posted"));
+        let (got, _) = q.answered(&answer(&encode_request(&b)));
+        assert!(matches!(got, Some(RunFinished { revision: 1, slot: RunSlot::Compare, .. })));
+    }
+
+    /// A request the worker cannot read comes back as the runner's error; an answer the page
+    /// cannot read is dropped; a cancel hands back what was out and waiting.
+    #[test]
+    fn malformed_messages_are_errors_and_drain_hands_back_the_requests() {
+        let mut q = WorkQueue::default();
+        let r = q.submit(request(9, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
+        let mut bad = encode_request(&r);
+        bad.truncate(20);
+        let (got, _) = q.answered(&answer(&bad));
+        let Some(RunFinished { revision: 9, result: Err(e), .. }) = got else { panic!("an error: {got:?}") };
+        assert!(e.contains("could not read the scenario"), "{e}");
+        assert_eq!(q.answered(&[1, 2, 3]).0, None, "an unreadable answer is dropped");
+        let _ = q.submit(request(10, RunSlot::Main, 1));
+        let _ = q.submit(request(11, RunSlot::Main, 1));
+        let _ = q.submit(request(3, RunSlot::Compare, 1));
+        let revisions: Vec<u64> = q.drain().iter().map(|r| r.revision).collect();
+        assert_eq!(revisions, vec![10, 11, 3]);
+        assert!(!q.busy());
     }
 }

@@ -21,7 +21,7 @@ use super::help::Help;
 use super::legend::Legend;
 use super::narration::Narration;
 use super::playback::playback;
-use super::run_status::run_status;
+use super::run_status::{run_progress, run_status};
 use super::side_panel::SidePanel;
 use super::why_popover::WhyLayer;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
@@ -152,6 +152,7 @@ pub fn App() -> Html {
             }
             <div class="import-host" ref={import_host} />
             <Blackout state={state.clone()} />
+            { run_progress(&state) }
             { run_status(run_state, revision, s.runner_name()) }
         </div>
     }

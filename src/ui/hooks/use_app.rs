@@ -1,14 +1,15 @@
 //! The app's state as a Yew reducer: [`AppState::dispatch`] behind `use_reducer`, with the engine
-//! on the main-thread runner, started from the URL and the autosave.
+//! in a Web Worker (`ui::worker_runner`; the main thread where there is none), started from the
+//! URL and the autosave.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::ui::action::{Action, PlayAction};
-use crate::ui::runner::MainThreadRunner;
 use crate::ui::state::AppState;
 use crate::ui::storage::{read_autosave, read_sound};
+use crate::ui::worker_runner::WorkerRunner;
 
 /// The state handle the components share.
 pub type AppHandle = UseReducerHandle<AppState>;
@@ -40,15 +41,27 @@ pub fn location_hash() -> String {
 /// The app's state, started once from the URL's hash and the autosave.
 #[hook]
 pub fn use_app() -> AppHandle {
-    use_reducer(|| {
-        let width = web_sys::window()
-            .and_then(|w| w.inner_width().ok())
-            .and_then(|v| v.as_f64())
-            .map_or(1000.0, |w| (w - 40.0).max(300.0));
-        let mut s = AppState::start(&location_hash(), read_autosave(), width, Rc::new(MainThreadRunner));
-        s.chrome.sound = read_sound();
-        s
-    })
+    let runner = use_memo((), |_| WorkerRunner::start());
+    let state = {
+        let runner = (*runner).clone();
+        use_reducer(move || {
+            let width = web_sys::window()
+                .and_then(|w| w.inner_width().ok())
+                .and_then(|v| v.as_f64())
+                .map_or(1000.0, |w| (w - 40.0).max(300.0));
+            let mut s = AppState::start(&location_hash(), read_autosave(), width, Rc::new(runner));
+            s.chrome.sound = read_sound();
+            s
+        })
+    };
+    // The worker's answers come back as actions (those that came before this are handed over now).
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            runner.set_dispatcher(Callback::from(move |a| dispatcher.dispatch(a)));
+        });
+    }
+    state
 }
 
 /// A callback that dispatches `action` (for buttons).

@@ -213,6 +213,7 @@ impl AppState {
             Action::DismissNotice => self.edits.notice = None,
             Action::AutosaveFailed(e) => self.autosave_failed(e),
             Action::RunFinished(f) => self.run_finished(f),
+            Action::CancelRun => self.cancel_run(),
             Action::Teach(a) => self.reduce_teach(a),
             Action::Compare(a) => self.reduce_compare(a),
         }
@@ -232,6 +233,18 @@ impl AppState {
                     self.reduce(Action::RunFinished(answer));
                 }
             }
+        }
+    }
+
+    /// The Cancel button of a long run: the runner drops what is out, both documents go back to
+    /// the runs on show.
+    fn cancel_run(&mut self) {
+        self.runner.0.cancel();
+        let a = self.doc.cancel();
+        let b = self.compare.as_mut().is_some_and(|c| c.doc.cancel());
+        if a || b {
+            self.after_run = AfterRun::default();
+            self.chrome.banners.push("The run was cancelled; the previous result is on show.".to_string());
         }
     }
 

@@ -511,6 +511,7 @@ impl AppState {
                 EditKind::edit("change the TVF's sizes")
             }
             Action::Compare(_) => EditKind::edit("change the comparison"),
+            Action::CancelRun => EditKind::edit("cancel the run"),
             _ => EditKind::edit("edit"),
         }
     }

@@ -175,6 +175,25 @@ impl Doc {
         Finished::Installed { accepted }
     }
 
+    /// The run that is out was cancelled: the scenario goes back to the one the run on show was
+    /// made from (a commit, so the URL and the autosave follow), as a new revision whose run is
+    /// the one on show (revisions only grow: tests wait on them), and nothing is out. A late
+    /// answer for the cancelled revision is stale. `false` when nothing was out.
+    pub fn cancel(&mut self) -> bool {
+        if self.is_current() {
+            return false;
+        }
+        self.proposal = None;
+        self.revision += 1;
+        self.requested = self.revision;
+        self.shown = self.revision;
+        if !Rc::ptr_eq(&self.scenario, &self.shown_scenario) {
+            self.scenario = self.shown_scenario.clone();
+            self.commits += 1;
+        }
+        true
+    }
+
     /// The scenario to edit in place (cloned if an undo snapshot shares it).
     pub fn scenario_mut(&mut self) -> &mut Scenario {
         Rc::make_mut(&mut self.scenario)

@@ -99,3 +99,43 @@ fn the_run_on_show_is_read_with_its_own_scenario() {
     assert!(Rc::ptr_eq(&st.doc.scenario, &st.doc.shown_scenario), "nothing out: one scenario");
     assert_eq!((st.doc.run.elements.len(), marble(&st, 0)), (1, Some(65_000)));
 }
+
+/// The Cancel button of a long run: the scenario goes back to the one whose run is on show, as a
+/// newer revision (run-status `done`), the run on show stays, the cancelled run's late answer is
+/// stale, and an undo brings the cancelled load back (with a run of its own).
+#[test]
+fn a_cancelled_run_leaves_the_previous_result_on_show() {
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    answer_all(&mut st, &later);
+    st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
+    answer_all(&mut st, &later);
+    let (shown_scenario, shown_run) = (st.doc.scenario.clone(), st.doc.run.clone());
+    let mut big = scenario(TUMBLING);
+    big.name = "big".to_string();
+    big.input.truncate(1);
+    st.dispatch(Action::Load { scenario: Box::new(big), step: None, banner: None });
+    let (state, asked) = st.run_status();
+    assert_eq!(state, "running");
+    let cancelled = later.take();
+    st.dispatch(Action::CancelRun);
+    let (state, revision) = st.run_status();
+    assert_eq!(state, "done", "nothing is out");
+    assert!(revision > asked, "the cancel is a newer revision: {revision} > {asked}");
+    assert_eq!(st.doc.scenario, shown_scenario, "the scenario of the run on show is back");
+    assert!(Rc::ptr_eq(&st.doc.run, &shown_run), "the run on show stays");
+    assert!(st.chrome.banners.iter().any(|b| b.contains("cancelled")));
+    for old in cancelled {
+        st.dispatch(Action::RunFinished(old));
+    }
+    assert!(Rc::ptr_eq(&st.doc.run, &shown_run), "the cancelled run's answer is stale");
+    assert_eq!(st.run_status().0, "done");
+    // Nothing out: a second cancel changes nothing.
+    let revision = st.run_status().1;
+    st.dispatch(Action::CancelRun);
+    assert_eq!(st.run_status(), ("done", revision));
+    st.dispatch(Action::Undo);
+    assert_eq!(st.doc.scenario.name, "big", "undo brings the cancelled load back");
+    answer_all(&mut st, &later);
+    assert_eq!(st.doc.run.elements.len(), 1);
+}

@@ -1,0 +1,411 @@
+//! A [`Run`] as bytes and back: how a run made in the Web Worker reaches the page (one
+//! `postMessage` of a transferred buffer, no structured clone of objects and no JSON). Fixed-width
+//! little-endian fields in declaration order, a byte tag per enum variant, a `u64` length before
+//! every list and string. Both sides are this crate, built from the same source, so there is no
+//! versioning; a malformed buffer is an error, never a panic.
+//!
+//! A type that the run holds implements [`Wire`]; the macros below write the struct and
+//! struct-variant impls from a list of field names (a field the list misses does not compile).
+
+use std::fmt;
+
+use super::aggregate::AggregateResult;
+use super::operator::OperatorStats;
+use super::output::{Firing, FlinkError, Output, ProcessRecord, RecoveryLine, TvfRow};
+use super::run::{ElementInfo, Run};
+use super::time::{TimeWindow, Window};
+use super::trace::{FireCause, FiringKind, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
+
+/// A buffer that is not a run's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireError(pub &'static str);
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the run's bytes are malformed: {}", self.0)
+    }
+}
+
+/// Reads a buffer front to back.
+pub struct Reader<'a>(pub &'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], WireError> {
+        if self.0.len() < n {
+            return Err(WireError("it ends early"));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], WireError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+
+    /// A list's length, no more than the bytes left could hold (one byte an item at least).
+    fn len(&mut self) -> Result<usize, WireError> {
+        let n = u64::get(self)?;
+        usize::try_from(n).ok().filter(|&n| n <= self.0.len()).ok_or(WireError("a length is too large"))
+    }
+}
+
+/// Written to bytes and read back.
+pub trait Wire: Sized {
+    fn put(&self, out: &mut Vec<u8>);
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError>;
+}
+
+macro_rules! wire_int {
+    ($($t:ty),*) => {$(
+        impl Wire for $t {
+            fn put(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+                Ok(<$t>::from_le_bytes(r.array()?))
+            }
+        }
+    )*};
+}
+wire_int!(i64, u64, u32, u8);
+
+impl Wire for usize {
+    fn put(&self, out: &mut Vec<u8>) {
+        (*self as u64).put(out);
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        usize::try_from(u64::get(r)?).map_err(|_| WireError("an index is too large"))
+    }
+}
+
+impl Wire for bool {
+    fn put(&self, out: &mut Vec<u8>) {
+        out.push(u8::from(*self));
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        match u8::get(r)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(WireError("a bool is neither 0 nor 1")),
+        }
+    }
+}
+
+impl Wire for String {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        out.extend_from_slice(self.as_bytes());
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        let n = r.len()?;
+        String::from_utf8(r.take(n)?.to_vec()).map_err(|_| WireError("a string is not UTF-8"))
+    }
+}
+
+impl<T: Wire> Wire for Vec<T> {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        for x in self {
+            x.put(out);
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        let n = r.len()?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(T::get(r)?);
+        }
+        Ok(v)
+    }
+}
+
+impl<T: Wire> Wire for Option<T> {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            None => out.push(0),
+            Some(x) => {
+                out.push(1);
+                x.put(out);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        match u8::get(r)? {
+            0 => Ok(None),
+            1 => Ok(Some(T::get(r)?)),
+            _ => Err(WireError("an option tag is neither 0 nor 1")),
+        }
+    }
+}
+
+/// The `&'static str`s of the engine's records (`FlinkError`'s phase and class, a process record's
+/// kind) come back as the same statics when known; an unknown one is leaked (errors only: once per
+/// failed run at most).
+fn static_str(s: String) -> &'static str {
+    const KNOWN: &[&str] = &[
+        "build",
+        "run",
+        "limit",
+        "completed",
+        "abandoned",
+        "alert",
+        "ok",
+        "tidemark.LimitExceeded",
+        "java.lang.IllegalArgumentException",
+        "java.lang.IllegalStateException",
+        "java.lang.UnsupportedOperationException",
+        "java.lang.NullPointerException",
+        "java.lang.ArithmeticException",
+        "java.lang.ClassCastException",
+        "java.lang.RuntimeException",
+    ];
+    KNOWN.iter().find(|k| **k == s).copied().unwrap_or_else(|| Box::leak(s.into_boxed_str()))
+}
+
+impl Wire for &'static str {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.len().put(out);
+        out.extend_from_slice(self.as_bytes());
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        String::get(r).map(static_str)
+    }
+}
+
+macro_rules! wire_struct {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Wire for $t {
+            fn put(&self, out: &mut Vec<u8>) {
+                $(self.$f.put(out);)*
+            }
+            fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+                Ok($t { $($f: Wire::get(r)?),* })
+            }
+        }
+    };
+}
+
+/// Enums whose variants are all unit or struct-like (a unit variant is written `V {}`).
+macro_rules! wire_enum {
+    ($t:ident { $($tag:literal => $v:ident { $($f:ident),* $(,)? }),* $(,)? }) => {
+        impl Wire for $t {
+            fn put(&self, out: &mut Vec<u8>) {
+                match self {
+                    $($t::$v { $($f),* } => {
+                        out.push($tag);
+                        $($f.put(out);)*
+                    })*
+                }
+            }
+            fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+                match u8::get(r)? {
+                    $($tag => Ok($t::$v { $($f: Wire::get(r)?),* }),)*
+                    _ => Err(WireError(concat!("an unknown variant of ", stringify!($t)))),
+                }
+            }
+        }
+    };
+}
+
+wire_struct!(TimeWindow { start, end });
+wire_struct!(TimerPurpose { trigger, cleanup });
+wire_struct!(ElementInfo { id, key, ts, value, step });
+wire_struct!(FlinkError { phase, class, message });
+wire_struct!(Firing { key, window, ids, elems, sum, count, n, kind, watermark, cause, purge, step, result });
+wire_struct!(ProcessRecord { key, kind, ts, watermark, id, errors, requests, step });
+wire_struct!(TvfRow { window_start, window_end, window_time, firing });
+wire_struct!(TraceEvent { seq, step, kind });
+wire_struct!(OperatorStats { assignments, late_records_dropped, side_output, silently_dropped, firings, timers_fired });
+wire_struct!(Run { keys, elements, outputs, trace, watermark_after_step, steps, stats, error });
+
+wire_enum!(TimeDomain { 0 => EventTime {}, 1 => ProcessingTime {} });
+wire_enum!(FiringKind { 0 => Early {}, 1 => Main {}, 2 => Late {} });
+wire_enum!(FireCause { 0 => Element { id }, 1 => Timer { time }, 2 => ProcessingTimer { time } });
+wire_enum!(AggregateResult { 0 => TenantCost { usd, requests }, 1 => Latency { n, p50, p99, approximate } });
+wire_enum!(RecoveryLine {
+    0 => Checkpoint { checkpoint, item, step },
+    1 => Crash { item, step },
+    2 => Restore { checkpoint, from_item, step },
+});
+
+impl Wire for Window {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            Window::Global => out.push(0),
+            Window::Time(w) => {
+                out.push(1);
+                w.put(out);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        match u8::get(r)? {
+            0 => Ok(Window::Global),
+            1 => Ok(Window::Time(TimeWindow::get(r)?)),
+            _ => Err(WireError("an unknown variant of Window")),
+        }
+    }
+}
+
+impl Wire for Output {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            Output::Fire(f) => {
+                out.push(0);
+                f.put(out);
+            }
+            Output::Late { elem, id, key, ts, step } => {
+                out.push(1);
+                elem.put(out);
+                id.put(out);
+                key.put(out);
+                ts.put(out);
+                step.put(out);
+            }
+            Output::Error(e) => {
+                out.push(2);
+                e.put(out);
+            }
+            Output::Process(p) => {
+                out.push(3);
+                p.put(out);
+            }
+            Output::Tvf(t) => {
+                out.push(4);
+                t.put(out);
+            }
+            Output::Recovery(l) => {
+                out.push(5);
+                l.put(out);
+            }
+        }
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+        Ok(match u8::get(r)? {
+            0 => Output::Fire(Firing::get(r)?),
+            1 => Output::Late {
+                elem: Wire::get(r)?,
+                id: Wire::get(r)?,
+                key: Wire::get(r)?,
+                ts: Wire::get(r)?,
+                step: Wire::get(r)?,
+            },
+            2 => Output::Error(FlinkError::get(r)?),
+            3 => Output::Process(ProcessRecord::get(r)?),
+            4 => Output::Tvf(TvfRow::get(r)?),
+            5 => Output::Recovery(RecoveryLine::get(r)?),
+            _ => return Err(WireError("an unknown variant of Output")),
+        })
+    }
+}
+
+wire_enum!(TraceKind {
+    0 => ElementArrived { elem, id, key, ts, value },
+    1 => WatermarkAdvanced { from, to },
+    2 => WatermarkIgnored { proposed, current },
+    3 => WindowsAssigned { elem, key, windows },
+    4 => WindowCreated { key, window },
+    5 => ElementAdded { elem, id, key, window, state_window },
+    6 => WindowLate { elem, id, key, window, cleanup_time, watermark },
+    7 => TimerRegistered { key, window, time, purpose, domain },
+    8 => TimerDeleted { key, window, time, purpose, domain },
+    9 => TimerFired { key, window, time, purpose, stale, domain },
+    10 => PartitionWatermark { partition, watermark },
+    11 => PartitionIdle { partition, at },
+    12 => PartitionActive { partition, at },
+    13 => FunctionEmitted { key, output, kind, ts },
+    14 => StateUpdated { key, what },
+    15 => StateExpired { key, at },
+    16 => Fired { key, window, output },
+    17 => Evicted { key, window, elems, after_function },
+    18 => Purged { key, window, elems },
+    19 => CleanedUp { key, window, time, elems, unfired },
+    20 => SessionsMerged { key, new_window, merged, into, state_window },
+    21 => SideOutput { elem, id, key, ts },
+    22 => Dropped { elem, id, key, ts, counted },
+    23 => CheckpointTaken { checkpoint, item },
+    24 => Crashed { item },
+    25 => CrashPassed { item },
+    26 => Restored { checkpoint, from_item },
+    27 => Replayed { item },
+    28 => TimersDueAtRestore { timers, rule_only },
+    29 => EndOfInput { max_watermark },
+    30 => Error { phase, class, message },
+});
+
+/// The run as bytes.
+pub fn encode_run(run: &Run, out: &mut Vec<u8>) {
+    run.put(out);
+}
+
+/// A run back from [`encode_run`]'s bytes; the bytes must end with it.
+pub fn decode_run(bytes: &[u8]) -> Result<Run, WireError> {
+    let mut r = Reader(bytes);
+    let run = Run::get(&mut r)?;
+    if r.0.is_empty() { Ok(run) } else { Err(WireError("bytes follow the run")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Scenario, run};
+
+    fn roundtrip(json: &str) {
+        let scenario = Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"));
+        let made = run(&scenario);
+        let mut bytes = Vec::new();
+        encode_run(&made, &mut bytes);
+        let back = decode_run(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(format!("{back:?}"), format!("{made:?}"), "the run survives its bytes");
+        // Every shorter prefix is refused, never a panic.
+        for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode_run(&bytes[..cut]).is_err(), "a run cut at {cut} of {} bytes", bytes.len());
+        }
+    }
+
+    #[test]
+    fn runs_of_every_assigner_survive_their_bytes() {
+        let input = r#""input": [{"id": 1, "key": "A", "ts": 1000, "value": 3}, {"wm": 5000},
+            {"id": 2, "key": "B", "ts": 2000, "value": 4}, {"id": 3, "key": "A", "ts": 100, "value": 5}]"#;
+        for assigner in [
+            r#"{"kind": "tumbling", "size": 2000}"#,
+            r#"{"kind": "sliding", "size": 3000, "slide": 1000}"#,
+            r#"{"kind": "session", "gap": 1500}"#,
+        ] {
+            roundtrip(&format!(
+                r#"{{"assigner": {assigner}, "allowed_lateness": 1000, "side_output": true, {input}}}"#
+            ));
+        }
+    }
+
+    #[test]
+    fn the_scenario_corpus_survives_its_bytes() {
+        let mut dirs = vec![std::path::PathBuf::from("tests/flink"), std::path::PathBuf::from("tests/flink-ext")];
+        let mut n = 0;
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for p in entries.flatten().map(|e| e.path()) {
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "json")
+                    && p.metadata().is_ok_and(|m| m.len() < 100_000)
+                    && let Ok(text) = std::fs::read_to_string(&p)
+                    && Scenario::from_json_str(&text).is_ok()
+                {
+                    roundtrip(&text);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 100, "{n} scenario files found");
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(decode_run(&[0xff; 64]).is_err());
+        assert!(decode_run(&[]).is_err());
+    }
+}

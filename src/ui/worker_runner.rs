@@ -1,0 +1,197 @@
+//! The Web Worker runner (TIMELINE_CONTRACT.md §3): engine runs go to the `tidemark-worker` module
+//! in a module worker (`assets/engine-worker.js`), so that a drag or a load never waits on the
+//! engine; the answers come back as `Action::RunFinished` through the reducer's dispatcher.
+//!
+//! ```text
+//!  submit(request) ──WorkQueue──▶ postMessage(bytes, [buffer])  ─▶ worker: answer(bytes)
+//!  onmessage(bytes) ──WorkQueue::answered──▶ stale? drop : Action::RunFinished ; post the next
+//! ```
+//!
+//! Where no worker can be made (no `data-worker` on the loader script, a `file:` page, a sandboxed
+//! iframe, `new Worker` throws) it is the main-thread runner from the start, and if the worker
+//! fails later (its module does not load, it throws) it becomes one: what was out or waiting runs on
+//! the main thread and is answered as usual. Its name (`run-status`'s `data-runner`) says which.
+//! A cancel terminates the worker (the previous run stays on show) and starts another.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::Callback;
+
+use crate::ui::action::Action;
+use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner, WorkQueue, encode_request};
+
+/// Engine runs in a Web Worker, or on the main thread where there is none.
+#[derive(Clone, Default)]
+pub struct WorkerRunner(Rc<RefCell<Inner>>);
+
+#[derive(Default)]
+struct Inner {
+    /// The worker; `None`: the main-thread runner.
+    worker: Option<Worker>,
+    /// Its script's URL, to start another after a cancel.
+    url: String,
+    queue: WorkQueue,
+    /// The reducer's dispatcher, once the app has one.
+    deliver: Option<Callback<Action>>,
+    /// Answers that came before the dispatcher.
+    undelivered: Vec<Action>,
+    /// Kept alive while the worker is.
+    #[allow(clippy::type_complexity)]
+    handlers: Option<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>)>,
+}
+
+/// The worker script's URL, when this page can have a worker.
+fn worker_url() -> Option<String> {
+    let window = web_sys::window()?;
+    if window.location().protocol().ok()? == "file:" {
+        return None;
+    }
+    let doc = window.document()?;
+    let me = doc.query_selector("script[data-worker]").ok()??;
+    let module = me.get_attribute("data-worker").filter(|m| m.ends_with(".js"))?;
+    let base = doc.base_uri().ok()??;
+    let query: String = js_sys::encode_uri_component(&module).into();
+    web_sys::Url::new_with_base(&format!("engine-worker.js?js={query}"), &base).ok().map(|u| u.href())
+}
+
+impl WorkerRunner {
+    /// A runner with a worker if one can be made here, else the main-thread one.
+    pub fn start() -> WorkerRunner {
+        let runner = WorkerRunner::default();
+        if let Some(url) = worker_url() {
+            runner.0.borrow_mut().url = url;
+            runner.spawn();
+        }
+        runner
+    }
+
+    /// Starts a worker on the stored URL; `false` (and the main thread from now on) when that throws.
+    fn spawn(&self) -> bool {
+        let url = self.0.borrow().url.clone();
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let Ok(worker) = Worker::new_with_options(&url, &options) else {
+            self.0.borrow_mut().worker = None;
+            return false;
+        };
+        let me = self.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| me.on_message(e.data()));
+        let me = self.clone();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            e.prevent_default();
+            me.fail();
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let mut inner = self.0.borrow_mut();
+        inner.worker = Some(worker);
+        inner.handlers = Some((on_message, on_error));
+        true
+    }
+
+    /// Where answers go: the reducer's dispatcher (`hooks::use_app` sets it after the first render).
+    pub fn set_dispatcher(&self, deliver: Callback<Action>) {
+        let waiting = {
+            let mut inner = self.0.borrow_mut();
+            inner.deliver = Some(deliver.clone());
+            std::mem::take(&mut inner.undelivered)
+        };
+        for a in waiting {
+            deliver.emit(a);
+        }
+    }
+
+    fn deliver(&self, action: Action) {
+        let deliver = {
+            let mut inner = self.0.borrow_mut();
+            match inner.deliver.clone() {
+                Some(d) => d,
+                None => return inner.undelivered.push(action),
+            }
+        };
+        deliver.emit(action);
+    }
+
+    fn post(worker: &Worker, request: &RunRequest) -> Result<(), JsValue> {
+        let bytes = Uint8Array::from(encode_request(request).as_slice());
+        worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer()))
+    }
+
+    fn on_message(&self, data: JsValue) {
+        if Reflect::get(&data, &"failed".into()).is_ok_and(|f| f.is_string()) {
+            return self.fail();
+        }
+        let bytes = Uint8Array::new(&data).to_vec();
+        let (answer, next) = {
+            let mut inner = self.0.borrow_mut();
+            let (answer, next) = inner.queue.answered(&bytes);
+            (answer, next.zip(inner.worker.clone()))
+        };
+        if let Some((request, worker)) = next
+            && Self::post(&worker, &request).is_err()
+        {
+            self.fail();
+        }
+        if let Some(a) = answer {
+            self.deliver(Action::RunFinished(a));
+        }
+    }
+
+    /// The worker failed: the main thread runs from now on, starting with what was out or waiting.
+    fn fail(&self) {
+        let requests = {
+            let mut inner = self.0.borrow_mut();
+            if let Some(w) = inner.worker.take() {
+                w.terminate();
+            }
+            inner.handlers = None;
+            inner.queue.drain()
+        };
+        for r in requests {
+            if let Some(a) = MainThreadRunner.submit(r) {
+                self.deliver(Action::RunFinished(a));
+            }
+        }
+    }
+}
+
+impl Runner for WorkerRunner {
+    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
+        let (to_post, worker) = {
+            let mut inner = self.0.borrow_mut();
+            let Some(worker) = inner.worker.clone() else {
+                drop(inner);
+                return MainThreadRunner.submit(request);
+            };
+            (inner.queue.submit(request), worker)
+        };
+        if let Some(r) = to_post
+            && Self::post(&worker, &r).is_err()
+        {
+            self.fail();
+        }
+        None
+    }
+
+    fn name(&self) -> &'static str {
+        if self.0.borrow().worker.is_some() { "worker" } else { "main-thread" }
+    }
+
+    /// Terminates the worker and starts another: what was out or waiting is forgotten.
+    fn cancel(&self) -> bool {
+        let had = {
+            let mut inner = self.0.borrow_mut();
+            let Some(w) = inner.worker.take() else { return false };
+            w.terminate();
+            inner.handlers = None;
+            !inner.queue.drain().is_empty()
+        };
+        self.spawn();
+        had
+    }
+}
