@@ -6,7 +6,7 @@
 //! ```text
 //!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, slot, scenario }
 //!                                               │  AppState::dispatch hands it to the runner
-//!  MainThreadRunner::submit ── engine::run ─────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
+//!  MainThreadRunner::submit ── cached_run ──────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
 //!  (a Web Worker runner: None now, Action::RunFinished later, from its message handler)
 //!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
 //! ```
@@ -14,10 +14,12 @@
 //! Only the main-thread runner exists for now. It answers within the same dispatch, so a drag
 //! costs what it cost before this seam: one run and one render per pointer move.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::engine::run;
+use crate::engine::incremental::RunCache;
+use crate::engine::{Run, Scenario};
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
 /// Where engine runs happen.
@@ -37,12 +39,24 @@ pub struct MainThreadRunner;
 impl Runner for MainThreadRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
         let RunRequest { revision, slot, scenario } = request;
-        Some(RunFinished { revision, slot, result: Ok(Rc::new(run(&scenario))) })
+        Some(RunFinished { revision, slot, result: Ok(cached_run(slot, &scenario)) })
     }
 
     fn name(&self) -> &'static str {
         "main-thread"
     }
+}
+
+thread_local! {
+    /// The last scenario and run of each slot, on the thread that runs the engine.
+    static LAST_RUN: RefCell<[RunCache; 2]> = RefCell::default();
+}
+
+/// `engine::run`, incremental when the edit since the slot's last run allows it
+/// (`engine::incremental`: one key's elements changed and the watermark did not move); the
+/// result equals a full run exactly.
+pub fn cached_run(slot: RunSlot, scenario: &Rc<Scenario>) -> Rc<Run> {
+    LAST_RUN.with(|cache| cache.borrow_mut()[slot as usize].run(scenario))
 }
 
 /// The runner a state uses: shared, and shown in `Debug` by name.
