@@ -22,8 +22,8 @@ use std::hint::black_box;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tidemark::engine::scenario::{AssignerSpec, Element, InputItem, WatermarkSpec};
 use tidemark::engine::incremental::{Rerun, rerun};
+use tidemark::engine::scenario::{AssignerSpec, Element, InputItem, WatermarkSpec};
 use tidemark::engine::{RunOptions, Scenario, run, run_with, view};
 
 /// Deterministic pseudo-random out-of-order input: event time advances ~100 ms per element with
@@ -128,7 +128,12 @@ fn stream_20_keys(n: usize, assigner: AssignerSpec) -> Scenario {
             })
         })
         .collect();
-    Scenario { assigner, watermarks: WatermarkSpec::BoundedOutOfOrderness { bound: 5_000 }, input, ..Scenario::default() }
+    Scenario {
+        assigner,
+        watermarks: WatermarkSpec::BoundedOutOfOrderness { bound: 5_000 },
+        input,
+        ..Scenario::default()
+    }
 }
 
 /// The drag: the first element from the middle on that is 2 s or more below the running maximum
@@ -171,7 +176,9 @@ fn incremental(c: &mut Criterion<ThreadCpuTime>) {
             let base = run(&s);
             let (_, how) = rerun(&s, &base, &next);
             assert!(matches!(how, Rerun::Incremental { .. }), "{name} {n}: {how:?}");
-            group.bench_function(format!("{n}/{name}/full"), |b| b.iter(|| black_box(run(black_box(&next)).trace.len())));
+            group.bench_function(format!("{n}/{name}/full"), |b| {
+                b.iter(|| black_box(run(black_box(&next)).trace.len()))
+            });
             group.bench_function(format!("{n}/{name}/rerun"), |b| {
                 b.iter(|| black_box(rerun(&s, &base, black_box(&next)).0.trace.len()))
             });

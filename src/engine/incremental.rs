@@ -246,7 +246,10 @@ enum Role {
     StartsElement(KeyId),
     StartsTimer(TimerKey),
     /// Belongs to the current unit, of this key; `outputs`: how many outputs it made.
-    Keyed { key: KeyId, outputs: usize },
+    Keyed {
+        key: KeyId,
+        outputs: usize,
+    },
 }
 
 fn role(kind: &TraceKind) -> Option<Role> {
@@ -361,7 +364,8 @@ fn splice(prev: &Run, fresh: Run, key: KeyId) -> Result<Run, FullReason> {
     }
     let old = units(prev).ok_or(FullReason::Unsupported)?;
     let new = units(&fresh).ok_or(FullReason::Unsupported)?;
-    let mut out = Splice { trace: Vec::with_capacity(prev.trace.len()), outputs: Vec::with_capacity(prev.outputs.len()) };
+    let mut out =
+        Splice { trace: Vec::with_capacity(prev.trace.len()), outputs: Vec::with_capacity(prev.outputs.len()) };
     let mut removed = OperatorStats::default();
     let (mut i, mut j) = (0, 0);
     loop {
