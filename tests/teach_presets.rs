@@ -48,7 +48,7 @@ fn ids(f: &Firing) -> Vec<i64> {
     f.ids.clone()
 }
 
-/// All nineteen presets load, with unique ids matching their file names, in menu order.
+/// All twenty-two presets load, with unique ids matching their file names, in menu order.
 #[test]
 fn every_preset_loads() {
     let loaded = presets::load_all();
@@ -58,7 +58,7 @@ fn every_preset_loads() {
         }
     }
     let all = presets::all();
-    assert_eq!(all.len(), 19);
+    assert_eq!(all.len(), 22);
     let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, presets::ids());
     assert_eq!(

@@ -34,6 +34,7 @@ pub mod aggregate;
 mod assigner;
 pub mod config;
 mod evictor;
+pub mod incremental;
 mod key_state;
 mod merging;
 pub mod operator;

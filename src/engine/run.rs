@@ -55,6 +55,20 @@ pub struct Run {
 }
 
 impl Run {
+    /// A run with nothing in it yet, for `steps` steps.
+    pub(crate) fn empty(steps: usize) -> Run {
+        Run {
+            keys: Vec::new(),
+            elements: Vec::with_capacity(steps.saturating_sub(1)),
+            outputs: Vec::new(),
+            trace: Vec::new(),
+            watermark_after_step: Vec::with_capacity(steps),
+            steps,
+            stats: OperatorStats::default(),
+            error: None,
+        }
+    }
+
     pub fn key_name(&self, key: KeyId) -> &str {
         self.keys.get(key as usize).map_or("", String::as_str)
     }

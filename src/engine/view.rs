@@ -21,6 +21,9 @@ use super::run::Run;
 use super::time::{LONG_MIN, Millis, TimeWindow, Window};
 use super::trace::{ElemIdx, FiringKind, KeyId, TimeDomain, TimerPurpose, TraceEvent, TraceKind};
 
+mod cache;
+pub use cache::FoldCache;
+
 /// A window's state at the playhead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WindowState {

@@ -74,7 +74,7 @@ impl fmt::Display for PresetError {
 impl std::error::Error for PresetError {}
 
 /// The preset files, in the order a course reads them (the UI's menu order).
-const FILES: [(&str, &str); 19] = [
+const FILES: [(&str, &str); 22] = [
     ("lab-6-1", include_str!("../../assets/presets/lab-6-1.json")),
     ("lab-6-2", include_str!("../../assets/presets/lab-6-2.json")),
     ("lab-6-2-recovery", include_str!("../../assets/presets/lab-6-2-recovery.json")),

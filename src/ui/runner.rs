@@ -6,7 +6,7 @@
 //! ```text
 //!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, slot, scenario }
 //!                                               │  AppState::dispatch hands it to the runner
-//!  MainThreadRunner::submit ── engine::run ─────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
+//!  MainThreadRunner::submit ── execute ─────────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
 //!  (a Web Worker runner: None now, Action::RunFinished later, from its message handler)
 //!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
 //! ```

@@ -3,12 +3,14 @@
 //! the step just taken (for the animations), the explicit watermark item behind the watermark.
 //! Pure and cached in the state, so a render never folds the trace.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::{Rc, Weak};
 
 use crate::engine::scenario::WatermarkSpec;
 use crate::engine::time::LONG_MIN;
 use crate::engine::trace::ElemIdx;
-use crate::engine::view::{StepView, at_step};
+use crate::engine::view::{FoldCache, StepView, at_step};
 use crate::engine::{KeyId, Millis, Output, Run, Scenario, TimeWindow, TraceKind, Window};
 use crate::teach::ValueFormat;
 
@@ -79,9 +81,36 @@ pub struct StepFold {
     pub source: SourceView,
 }
 
+/// The step views of the run on show, folded through saved fold states
+/// ([`FoldCache`]: a step back or forward costs a few thousand steps of folding at most, at any
+/// size). Shared by the state's clones; made again for another run (the run's allocation is
+/// its identity: the `Weak` keeps it from being reused).
+#[derive(Clone, Debug, Default)]
+pub struct FoldViews(Rc<RefCell<Option<(Weak<Run>, FoldCache)>>>);
+
+impl FoldViews {
+    /// The settled view after `step` steps of `run`.
+    pub fn at(&self, run: &Rc<Run>, step: usize) -> StepView {
+        let mut cache = self.0.borrow_mut();
+        match cache.as_mut() {
+            Some((of, folds)) if Weak::ptr_eq(of, &Rc::downgrade(run)) => folds.at(run, step),
+            _ => {
+                let mut folds = FoldCache::new(run);
+                let view = folds.at(run, step);
+                *cache = Some((Rc::downgrade(run), folds));
+                view
+            }
+        }
+    }
+}
+
 impl StepFold {
     pub fn new(scenario: &Scenario, run: &Run, step: usize) -> StepFold {
-        let view = at_step(run, step);
+        StepFold::with_view(scenario, run, at_step(run, step))
+    }
+
+    /// The fold around a view already folded to its playhead (`view.step`).
+    pub fn with_view(scenario: &Scenario, run: &Run, view: StepView) -> StepFold {
         let step = view.step;
         let mut last_of: BTreeMap<(KeyId, Window), usize> = BTreeMap::new();
         for (i, o) in run.outputs.iter().enumerate().take(view.outputs) {

@@ -53,7 +53,7 @@ use std::rc::Rc;
 use crate::ui::action::{Action, Drag, ObjectId};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
 use crate::ui::scene::Scene;
-use crate::ui::scene::fold::StepFold;
+use crate::ui::scene::fold::{FoldViews, StepFold};
 
 use chrome::Chrome;
 use compare::Compare;
@@ -115,6 +115,8 @@ pub struct AppState {
     after_run: AfterRun,
     /// What `fold` was made for: (run revision, scenario revision, step).
     fold_key: (u64, usize),
+    /// The run on show's saved fold states, for `fold`.
+    fold_views: FoldViews,
     /// What `scene` was made for.
     scene_key: Option<SceneKey>,
 }
@@ -153,6 +155,7 @@ impl AppState {
             outbox: Vec::new(),
             after_run: AfterRun::default(),
             fold_key: (0, 0),
+            fold_views: FoldViews::default(),
             scene_key: None,
         };
         s.refresh();
@@ -303,7 +306,8 @@ impl AppState {
         }
         let key = (self.doc.shown, self.play.step);
         if key != self.fold_key {
-            self.fold = Rc::new(StepFold::new(&self.doc.shown_scenario, &self.doc.run, self.play.step));
+            let view = self.fold_views.at(&self.doc.run, self.play.step);
+            self.fold = Rc::new(StepFold::with_view(&self.doc.shown_scenario, &self.doc.run, view));
             self.fold_key = key;
         }
         self.selection = self.selection.filter(|s| self.exists(s));
