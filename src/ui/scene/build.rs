@@ -448,7 +448,8 @@ impl<'a> SceneInput<'a> {
                 value: e.value,
                 values: self.values,
                 x: round1(x),
-                y: lane.marble_y() + STACK_OFFSETS[l],
+                // Stacked marbles spread out as the lanes grow (a projector's tall lanes).
+                y: lane.marble_y() + STACK_OFFSETS[l] * lane.stretch.clamp(1.0, 1.6),
                 outcome: view.elements.get(ordinal).copied().flatten(),
                 fate: layout.fates.handle(ordinal, view.step),
                 selected: self.selection == Some(id),

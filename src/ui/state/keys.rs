@@ -218,7 +218,6 @@ pub const HELP: &[(&str, &[(&str, &str)])] = &[
             ("W", "why? explain the object (Esc closes the explanation)"),
             ("Delete", "remove the element or the watermark item"),
             ("Esc", "leave the canvas"),
-            ("space Home End PageUp PageDown", "as anywhere: play, first / last step, step"),
         ],
     ),
     (
