@@ -800,8 +800,8 @@ impl Choice for TriggerChoice {
         (TriggerChoice::EventTime, "event_time", "EventTimeTrigger"),
         (TriggerChoice::Count, "count", "CountTrigger"),
         (TriggerChoice::ContinuousEventTime, "continuous_event_time", "ContinuousEventTimeTrigger"),
-        (TriggerChoice::EarlyCount, "early_count_event_time", "every n elements, then at the watermark (course)"),
-        (TriggerChoice::SessionMaxDuration, "session_max_duration", "session with a maximum duration (course)"),
+        (TriggerChoice::EarlyCount, "early_count_event_time", "every n, then watermark (course)"),
+        (TriggerChoice::SessionMaxDuration, "session_max_duration", "session max duration (course)"),
     ];
 }
 
@@ -835,15 +835,11 @@ impl Choice for WindowFunctionSpec {
         (WindowFunctionSpec::Avg, "avg", "average (AggregateFunction)"),
         (WindowFunctionSpec::Min, "min", "min (ReduceFunction)"),
         (WindowFunctionSpec::Max, "max", "max (ReduceFunction)"),
-        (
-            WindowFunctionSpec::Aggregate(CourseAggregate::TenantCost),
-            "tenant_cost",
-            "TenantCost: (usd, requests) (AggregateFunction, course)",
-        ),
+        (WindowFunctionSpec::Aggregate(CourseAggregate::TenantCost), "tenant_cost", "TenantCost (course)"),
         (
             WindowFunctionSpec::Aggregate(CourseAggregate::LatencySketch { k: DEFAULT_K }),
             "latency_sketch",
-            "LatencySketch: p50, p99, K = 1000 (AggregateFunction, course)",
+            "LatencySketch p50/p99 (course)",
         ),
     ];
 }

@@ -94,10 +94,7 @@ fn recovery_basis(s: &AppState, step: usize) -> Option<(&'static str, &'static s
     for e in events {
         match e.kind {
             K::TimersDueAtRestore { rule_only: true, .. } => {
-                return Some((
-                    "rule-only",
-                    "a processing-time timer due at the restore fires at once (no golden: a race in real Flink).",
-                ));
+                return Some(("rule-only", "a due processing-time timer fires at once (no golden)."));
             }
             K::CheckpointTaken { .. } | K::Crashed { .. } | K::Restored { .. } | K::Replayed { .. } => {
                 basis = Some(("golden", "as recorded with real Flink 2.3 (course_crash_* goldens)."));
