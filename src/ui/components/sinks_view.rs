@@ -253,7 +253,9 @@ fn append_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         }
     });
     html! {
-        <section class="sink" data-testid="sink-append">
+        // Each sink box scrolls sideways when narrow (overflow-x: auto): a named Tab stop, so a keyboard
+        // can scroll it (axe scrollable-region-focusable).
+        <section class="sink" data-testid="sink-append" tabindex="0" aria-label="Append-only sink">
             <h4>{ "Append-only" }</h4>
             <p class="sink-what">{ "Every result is a new row; billing sums them." }</p>
             <table class="out-table small">
@@ -285,7 +287,7 @@ fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         }
     });
     html! {
-        <section class="sink" data-testid="sink-upsert">
+        <section class="sink" data-testid="sink-upsert" tabindex="0" aria-label="Upsert sink">
             <h4>{ "Upsert by (key, window_end)" }</h4>
             <p class="sink-what">{ "A later result overwrites the row of the same window." }</p>
             <table class="out-table small">
@@ -318,7 +320,7 @@ fn changelog_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTota
         }
     });
     html! {
-        <section class="sink" data-testid="sink-changelog">
+        <section class="sink" data-testid="sink-changelog" tabindex="0" aria-label="Flink SQL changelog sink">
             <h4>{ "Flink SQL changelog" }</h4>
             <p class="sink-what">{ "+I inserts; −U retracts the old row, +U adds the new." }</p>
             <table class="out-table small">
