@@ -155,7 +155,9 @@ fn error_rate_alert_has_the_course_numbers() {
         Some(ProcessFunctionSpec::ErrorRateAlert { size: 60_000, threshold_pct: 5 }),
         "per minute, 0.05"
     );
-    let records: Vec<(String, &str, i64, Option<i64>, Option<i64>)> = r
+    // (key, kind, timestamp, errors, requests) of each process-function record.
+    type Record<'a> = (String, &'a str, i64, Option<i64>, Option<i64>);
+    let records: Vec<Record> = r
         .outputs
         .iter()
         .filter_map(|o| match o {

@@ -86,7 +86,10 @@ pub struct StepFold {
 /// size). Shared by the state's clones; made again for another run (the run's allocation is
 /// its identity: the `Weak` keeps it from being reused).
 #[derive(Clone, Debug, Default)]
-pub struct FoldViews(Rc<RefCell<Option<(Weak<Run>, FoldCache)>>>);
+pub struct FoldViews(Rc<RefCell<Option<CachedFold>>>);
+
+/// The run a [`FoldCache`] was made for, and the cache.
+type CachedFold = (Weak<Run>, FoldCache);
 
 impl FoldViews {
     /// The settled view after `step` steps of `run`.
