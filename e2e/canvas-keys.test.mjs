@@ -131,6 +131,8 @@ test('run-status: every edit asks for a run of a new revision, and says when it 
   const { page } = app;
   const status = page.locator('[data-testid="run-status"]');
   const first = await runSettled(page);
+  // A small scenario runs on the main thread even with a worker (worker_runner::RUN_HERE_MAX);
+  // e2e/worker.test.mjs tests the worker with 2,500 elements.
   assert.equal(await status.getAttribute('data-runner'), 'main-thread');
   await dragBy(page, page.locator('[data-testid="element"][data-id="3"]'), 60, 0);
   const next = await runSettled(page, first);

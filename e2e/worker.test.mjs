@@ -15,19 +15,19 @@ const b64url = (s) => Buffer.from(s, 'utf8').toString('base64url');
 const linkTo = (sc) => `index.html#scenario=${b64url(JSON.stringify(sc))}&step=end`;
 
 test('the engine runs in a Web Worker: run-status says so, and the outputs are the run', async (t) => {
-  const sc = stream(300, 'sliding');
+  const sc = stream(2500, 'sliding'); // above worker_runner::RUN_HERE_MAX (2,000)
   const app = await openApp({ path: linkTo(sc) });
   t.after(() => app.close());
   const { page } = app;
   await runSettled(page, 0, 30000);
   assert.equal(await status(page).getAttribute('data-runner'), 'worker');
   assert.ok(page.workers().length >= 1, 'the page started a worker');
-  assert.equal(await page.locator('[data-testid="scene"]').getAttribute('data-elements'), '300');
+  assert.equal(await page.locator('[data-testid="scene"]').getAttribute('data-elements'), '2500');
   assert.ok((await page.locator('[data-testid="output-row"]').count()) > 0, 'the worker answered with outputs');
   // An edit goes to the worker too: step to the start, nudge the first element, its run comes back.
   const revision = Number(await status(page).getAttribute('data-revision'));
   const before = await digest(page);
-  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const entry = page.locator('[data-testid="canvas"] [tabindex="0"]');
   await entry.focus();
   for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
   await runSettled(page, revision, 30000);
@@ -38,7 +38,7 @@ test('the engine runs in a Web Worker: run-status says so, and the outputs are t
 
 test('in a sandboxed iframe (no worker) the main-thread runner gives the same outputs', async (t) => {
   const { base, browser } = await appBrowser(t);
-  const sc = stream(300, 'session');
+  const sc = stream(2500, 'session');
   const root = base.endsWith('/') ? base : `${base}/`;
   // The top-level page, on the worker.
   const top = await openPage(browser, new URL(linkTo(sc), root).href);
@@ -66,7 +66,7 @@ test('in a sandboxed iframe (no worker) the main-thread runner gives the same ou
   await frame.locator('[data-testid="timeline"]').waitFor({ timeout: 30000 });
   await until(host.page, 'the framed run', () => status(frame).getAttribute('data-state'), (v) => v === 'done', 30000);
   assert.equal(await status(frame).getAttribute('data-runner'), 'main-thread');
-  assert.equal(await frame.locator('[data-testid="scene"]').getAttribute('data-elements'), '300');
+  assert.equal(await frame.locator('[data-testid="scene"]').getAttribute('data-elements'), '2500');
   assert.equal(await digest(frame), expected, 'the main thread ran what the worker ran');
   assert.deepEqual(host.pageErrors, []);
 });

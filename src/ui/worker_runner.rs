@@ -22,6 +22,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
+use crate::engine::InputItem;
 use crate::ui::action::Action;
 use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner, WorkQueue, encode_request};
 
@@ -40,10 +41,19 @@ struct Inner {
     deliver: Option<Callback<Action>>,
     /// Answers that came before the dispatcher.
     undelivered: Vec<Action>,
+    /// The last run of a scenario at most [`RUN_HERE_MAX`] items long: answered on the main thread.
+    ran_here: bool,
     /// Kept alive while the worker is.
     #[allow(clippy::type_complexity)]
     handlers: Option<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>)>,
 }
+
+/// Scenarios of at most this many elements run on the main thread, at once, even with a worker
+/// (the SVG backend's limit): at that size a run takes a few milliseconds, about a message round trip
+/// plus the run's decoding, and an answer at once keeps the page's edit semantics exactly as they were
+/// (a configuration edit's proposal is accepted or refused within its keystroke, so typing into a
+/// field stays one undo step; a drag's frame shows its own run). Larger streams go to the worker.
+pub const RUN_HERE_MAX: usize = 2_000;
 
 /// The worker script's URL, when this page can have a worker.
 fn worker_url() -> Option<String> {
@@ -164,7 +174,9 @@ impl Runner for WorkerRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
         let (to_post, worker) = {
             let mut inner = self.0.borrow_mut();
-            let Some(worker) = inner.worker.clone() else {
+            let elements = request.scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).count();
+            inner.ran_here = elements <= RUN_HERE_MAX;
+            let Some(worker) = inner.worker.clone().filter(|_| !inner.ran_here) else {
                 drop(inner);
                 return MainThreadRunner.submit(request);
             };
@@ -179,7 +191,9 @@ impl Runner for WorkerRunner {
     }
 
     fn name(&self) -> &'static str {
-        if self.0.borrow().worker.is_some() { "worker" } else { "main-thread" }
+        // Which runner took the last run (run-status's `data-runner`).
+        let inner = self.0.borrow();
+        if inner.worker.is_some() && !inner.ran_here { "worker" } else { "main-thread" }
     }
 
     /// Terminates the worker and starts another: what was out or waiting is forgotten.

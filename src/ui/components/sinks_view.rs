@@ -196,7 +196,8 @@ fn MainOutput(p: &MainOutputProps) -> Html {
             if rows.is_empty() {
                 <p class="empty">{ "No window has fired yet." }</p>
             } else {
-                <div class="table-wrap">
+                // Scrolls sideways when narrow: a named Tab stop (axe scrollable-region-focusable).
+                <div class="table-wrap" tabindex="0" role="region" aria-label="Main output table">
                     <table class="out-table">
                         <thead><tr>
                             <th>{ "#" }</th><th>{ "key" }</th><th>{ "window" }</th><th>{ "value" }</th>

@@ -89,19 +89,21 @@ pub struct StepFold {
 pub struct FoldViews(Rc<RefCell<Option<CachedFold>>>);
 
 /// The run a [`FoldCache`] was made for, and the cache.
-type CachedFold = (Weak<Run>, FoldCache);
+type CachedFold = (Weak<Run>, Option<FoldCache>);
 
 impl FoldViews {
-    /// The settled view after `step` steps of `run`.
+    /// The settled view after `step` steps of `run`. The first view of a run is folded from zero
+    /// (a drag makes a new run per pointer move and shows one step of it: saving fold states
+    /// there would only cost); the saved states are made when the playhead moves on the same run.
     pub fn at(&self, run: &Rc<Run>, step: usize) -> StepView {
         let mut cache = self.0.borrow_mut();
         match cache.as_mut() {
-            Some((of, folds)) if Weak::ptr_eq(of, &Rc::downgrade(run)) => folds.at(run, step),
+            Some((of, folds)) if Weak::ptr_eq(of, &Rc::downgrade(run)) => {
+                folds.get_or_insert_with(|| FoldCache::new(run)).at(run, step)
+            }
             _ => {
-                let mut folds = FoldCache::new(run);
-                let view = folds.at(run, step);
-                *cache = Some((Rc::downgrade(run), folds));
-                view
+                *cache = Some((Rc::downgrade(run), None));
+                at_step(run, step)
             }
         }
     }
