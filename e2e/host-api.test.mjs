@@ -135,7 +135,7 @@ test('no origin known (no referrer, no origin=): only height-only resize message
   assert.deepEqual(h.pageErrors, []);
 });
 
-test('round trip: load a preset, quiz answered, go to a step, set the mode, lock, get the scenario, errors', { skip: 'QUARANTINED 2026-12-02: fails on main after the a11y/partwo-ui/labhost/scale merges (focus model and host edit event changed together); passed on its own branch; see the issue notes' }, async (t) => {
+test('round trip: load a preset, quiz answered, go to a step, set the mode, lock, get the scenario, errors', { skip: 'QUARANTINED 2026-12-02: on the merged main the load-preset, quiz, step, mode and lock parts pass; after the unlock the drag of element 1 never reaches the host as tidemark:scenario-edited (not diagnosed yet; see the issue 18 note)' }, async (t) => {
   // The origin named in the link (the referrer would name the same one).
   const h = await openHost('#preset=lab-6-1&mode=embed&step=2&quiz=1&origin={HOST}');
   t.after(() => h.close());
