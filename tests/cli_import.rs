@@ -161,18 +161,9 @@ fn guesses_are_said_and_every_encoding_agrees() {
 #[test]
 fn bad_rows_exit_2_with_line_numbers_unless_skipped() {
     let file = data("bad_rows.csv");
-    let (code, stdout, stderr) = tidemark(&[
-        "import",
-        &file,
-        "--key",
-        "sensor",
-        "--ts",
-        "event_time",
-        "--value",
-        "reading",
-        "--partition",
-        "partition",
-    ]);
+    let args =
+        ["import", &file, "--key", "sensor", "--ts", "event_time", "--value", "reading", "--partition", "partition"];
+    let (code, stdout, stderr) = tidemark(&args);
     assert_eq!(code, 2, "{stderr}");
     assert!(stdout.is_empty());
     let expected = format!(
@@ -186,19 +177,7 @@ fn bad_rows_exit_2_with_line_numbers_unless_skipped() {
 (--skip-bad loads the other rows)"
     );
     assert!(stderr.ends_with(&format!("{expected}\n")), "{stderr}");
-    let (code, stdout, stderr) = tidemark(&[
-        "import",
-        &file,
-        "--key",
-        "sensor",
-        "--ts",
-        "event_time",
-        "--value",
-        "reading",
-        "--partition",
-        "partition",
-        "--skip-bad",
-    ]);
+    let (code, stdout, stderr) = tidemark(&[&args[..], &["--skip-bad"]].concat());
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains(&format!("tidemark: {file}: skipped 6 bad row(s) (line 4, 7, 9, 12, 17, 22)\n")),
