@@ -102,7 +102,7 @@ for (const [preset, unit, expected] of [
     assert.ok(names.some((n) => unit.test(n)), names.join('\n'));
     // Each element's name says its outcome with its window(s), as the keys reach it.
     for (const n of names.filter((x) => /^Element \d+, key /.test(x))) {
-      assert.match(n, /: (main firing|early firing|late firing|side output|dropped|not yet fired|not arrived yet|discarded)\b.*(window|GlobalWindow)/, n);
+      assert.match(n, /: (main firing|early firing|late firing|side output|dropped|not yet fired|not arrived yet|discarded|evicted before firing|purged without firing|cleaned up without firing)\b.*(window|GlobalWindow)/, n);
     }
     for (const n of names.filter((x) => /^Element \d+, event time /.test(x))) {
       assert.match(n, /, in the side output lane: too late for .*window/, n);

@@ -71,8 +71,20 @@ async function openHost(hash, { attrs = '', viewport = { width: 1000, height: 90
 
 const step = (h) => h.app.locator('[data-testid="playhead"]').getAttribute('data-step');
 const element = (h, id) => h.app.locator(`[data-testid="element"][data-id="${id}"]`);
-/** Drags `el` (in the app's frame) by `dx` px with the real mouse. */
+/**
+ * Drags `el` (in the app's frame) by `dx` px with the real mouse: scrolled into view first, as a
+ * student would (in a 700x450 frame in normal mode the canvas is a short scrolling box, and the
+ * element may sit below its visible part, under the narration), and only once its centre shows
+ * the canvas rather than whatever covers it (otherwise the drag would silently miss).
+ */
 async function dragX(h, el, dx) {
+  await el.scrollIntoViewIfNeeded();
+  const onCanvas = await el.evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return hit !== null && hit.closest('.canvas-box') === e.closest('.canvas-box');
+  });
+  assert.ok(onCanvas, 'the element to drag is covered: the mouse would not reach it');
   const box = await el.boundingBox();
   await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await h.page.mouse.down();
@@ -135,7 +147,7 @@ test('no origin known (no referrer, no origin=): only height-only resize message
   assert.deepEqual(h.pageErrors, []);
 });
 
-test('round trip: load a preset, quiz answered, go to a step, set the mode, lock, get the scenario, errors', { skip: 'QUARANTINED 2026-12-02: on the merged main the load-preset, quiz, step, mode and lock parts pass; after the unlock the drag of element 1 never reaches the host as tidemark:scenario-edited (not diagnosed yet; see the issue 18 note)' }, async (t) => {
+test('round trip: load a preset, quiz answered, go to a step, set the mode, lock, get the scenario, errors', async (t) => {
   // The origin named in the link (the referrer would name the same one).
   const h = await openHost('#preset=lab-6-1&mode=embed&step=2&quiz=1&origin={HOST}');
   t.after(() => h.close());
@@ -195,6 +207,18 @@ test('round trip: load a preset, quiz answered, go to a step, set the mode, lock
   const newTs = await el.getAttribute('data-ts');
   assert.notEqual(newTs, ts);
   assert.equal(String(moved.data.scenario.input[0].ts), newTs);
+  // Every committed edit is heard, not only a drag: the arrow key nudges the dragged (focused)
+  // element, and an undo takes the nudge back.
+  n = (await h.got()).length;
+  await h.page.keyboard.press('ArrowRight');
+  const nudged = await h.message('the nudge', (d) => d?.type === 'tidemark:scenario-edited', n);
+  assert.ok(BigInt(nudged.data.scenario.input[0].ts) > BigInt(newTs), `${nudged.data.scenario.input[0].ts} after ${newTs}`);
+  assert.equal(await el.getAttribute('data-ts'), String(nudged.data.scenario.input[0].ts));
+  n = (await h.got()).length;
+  await h.app.locator('[data-testid="undo"]').click();
+  const undone = await h.message('the undo', (d) => d?.type === 'tidemark:scenario-edited', n);
+  assert.equal(String(undone.data.scenario.input[0].ts), newTs);
+  await until(h.page, 'the undo on the canvas', async () => (await el.getAttribute('data-ts')) === newTs);
   // Get the scenario: what the canvas shows.
   n = (await h.got()).length;
   await h.send({ type: 'tidemark:get-scenario', v: 1 });

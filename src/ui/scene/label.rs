@@ -146,7 +146,7 @@ mod tests {
             x: 0.0,
             y: 0.0,
             outcome: Some(ElementOutcome::InLateFiring),
-            fate: super::super::fate::Fate { fates: late_fired(), elem: 0, fired: 1 },
+            fate: super::super::fate::Fate { fates: late_fired(), elem: 0, fired: 1, lost: 0 },
             selected: false,
             anim: None,
             crossing: None,
@@ -171,7 +171,7 @@ mod tests {
             elem: 0,
             elem_id: 5,
             ts: 1_767_261_650_000,
-            fate: super::super::fate::Fate { fates: side_output(), elem: 0, fired: 0 },
+            fate: super::super::fate::Fate { fates: side_output(), elem: 0, fired: 0, lost: 0 },
             x: 0.0,
             y: 0.0,
             drop_in: None,
@@ -198,12 +198,13 @@ mod tests {
             added: vec![minute()],
             late: vec![],
             firings: vec![(3, minute(), crate::engine::trace::FiringKind::Late)],
+            lost: vec![],
         };
         super::super::fate::Fates(std::rc::Rc::from(vec![f]))
     }
 
     fn side_output() -> super::super::fate::Fates {
-        let f = super::super::fate::ElemFate { added: vec![], late: vec![minute()], firings: vec![] };
+        let f = super::super::fate::ElemFate { added: vec![], late: vec![minute()], firings: vec![], lost: vec![] };
         super::super::fate::Fates(std::rc::Rc::from(vec![f]))
     }
 }
