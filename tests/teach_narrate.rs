@@ -229,3 +229,59 @@ fn snapshot_early_firing_duplicates() {
 fn snapshot_one_hour_sliding() {
     insta::assert_snapshot!("one-hour-sliding", narration("one-hour-sliding"));
 }
+
+/// Lab 6.2 with a checkpoint and a crash: the checkpoint step, the crash step (the crash, the
+/// restore from checkpoint 1 and the replayed items, with what each sink gets) and the steps
+/// after the restore.
+#[test]
+fn snapshot_lab_6_2_recovery() {
+    insta::assert_snapshot!("lab-6-2-recovery", narration("lab-6-2-recovery"));
+}
+
+/// Lab 6.2's crash step says what it is, not what the last replayed element did: the crash after
+/// element 4, the restore of checkpoint 1 (taken after element 2), the replayed elements, the two
+/// recovery duplicates, and what each sink makes of them ($16.82 billed by the append sink for
+/// the minute, $4.31 kept by the upsert sink). A replayed element sees the restarted watermark.
+#[test]
+fn crash_step_says_crash_restore_and_replay() {
+    let p = preset("lab-6-2-recovery");
+    let r = run(&p.scenario);
+    let cx = Context::new(&p.scenario, &r).with_values(p.value_format);
+    let checkpoint = cx.narrate_step(3);
+    assert!(checkpoint.headline.starts_with("Checkpoint 1 completes after element 2:"), "{}", checkpoint.headline);
+    assert!(checkpoint.headline.contains("replays from element 3 at step 4"), "{}", checkpoint.headline);
+    let crash = cx.narrate_step(6);
+    assert_eq!(
+        crash.headline,
+        "The TaskManager dies after element 4; Flink restores checkpoint 1 (taken after element 2) and replays elements 3 and 4: [10:00, 10:01) fires again, usd $4.10 · requests 2 then usd $4.31 · requests 3, 2 recovery duplicates, all the same as before the crash: the append sink gets 2 rows more (4 for the window, adding up to $16.82), the upsert sink keyed by (key, window end) ends at usd $4.31 · requests 3 as before."
+    );
+    let d = &crash.details;
+    assert!(d[0].starts_with("The TaskManager dies at step 6, after element 4"), "{d:?}");
+    assert!(
+        d[1].starts_with("Flink restarts the job from checkpoint 1") && d[1].contains("element 3 at step 4"),
+        "{d:?}"
+    );
+    assert_eq!(d[2], "The restarted source replays element 3 (step 4), read before the crash.");
+    assert!(d[3].ends_with("the watermark is Long.MIN (no watermark yet)."), "{d:?}");
+    assert!(d.iter().any(|l| l == "The restarted source replays element 4 (step 5), read before the crash."), "{d:?}");
+    assert!(d.last().is_some_and(|l| l.starts_with("The replay passes step 6, where the TaskManager died")), "{d:?}");
+    // Without a checkpoint: empty state, every element replayed.
+    let none = common_crash_before_checkpoint();
+    let r = run(&none);
+    let cx = Context::new(&none, &r);
+    let crash = (1..=r.steps).map(|p| cx.narrate_step(p)).find(|n| n.headline.starts_with("The TaskManager"));
+    let headline = crash.map(|n| n.headline).unwrap_or_default();
+    assert!(
+        headline.contains(
+            "no checkpoint had completed, so Flink restarts with empty state and replays elements 1, 2, 3 and 4"
+        ),
+        "{headline}"
+    );
+}
+
+fn common_crash_before_checkpoint() -> Scenario {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/flink-ext/scenarios/course_crash_before_first_checkpoint.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
+}

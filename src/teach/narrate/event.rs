@@ -23,7 +23,7 @@ impl Context<'_> {
                 self.key_name(*key),
                 time(*ts),
                 self.val(*value),
-                self.wm(self.watermark_before(step))
+                self.wm(self.watermark_seen_by(ev))
             ),
             TraceKind::WindowsAssigned { windows, .. } => self.assigned_sentence(windows),
             TraceKind::WindowCreated { key, window } => format!(
@@ -186,24 +186,35 @@ impl Context<'_> {
                 }
             }
             TraceKind::CheckpointTaken { checkpoint, item } => format!(
-                "Checkpoint {checkpoint} completes: it holds every window's state, the trigger state and all timers, and the source's position (it will replay from item {}); not the watermark.",
-                item + 1
+                "Checkpoint {checkpoint} completes {}: it holds every window's state, the trigger state and all timers, and the source's position (a restore replays from {}); not the watermark.",
+                self.after_element(*item),
+                self.item_name(item + 1)
             ),
             TraceKind::Crashed { item } => format!(
-                "The TaskManager dies at item {item}: everything the job held in memory is lost; what was already written to the sinks stays there."
+                "The TaskManager dies at {}, {}: everything the job held in memory is lost; what was already written to the sinks stays there.",
+                self.item_name(*item),
+                self.after_element(*item)
             ),
             TraceKind::CrashPassed { item } => {
                 format!(
-                    "The replay passes item {item}, where the TaskManager died: that failure does not happen again."
+                    "The replay passes {}, where the TaskManager died: that failure does not happen again.",
+                    self.item_name(*item)
                 )
             }
             TraceKind::Restored { checkpoint: Some(n), from_item } => format!(
-                "Flink restarts the job from checkpoint {n}: state and timers come back, the watermark starts again at Long.MIN_VALUE, and the source replays from item {from_item}. Anything emitted again is a recovery duplicate in an append sink."
+                "Flink restarts the job from checkpoint {n}: state and timers come back as the checkpoint saved them, the watermark starts again at Long.MIN_VALUE, and the source replays from {}. A result emitted again is a recovery duplicate: an append sink writes it twice, an upsert sink overwrites its row with it.",
+                self.item_name(*from_item)
             ),
             TraceKind::Restored { checkpoint: None, from_item } => format!(
-                "No checkpoint had completed, so Flink restarts the job with empty state and the source replays from item {from_item}: every result comes out again."
+                "No checkpoint had completed, so Flink restarts the job with empty state and the source replays from {}: every result comes out again.",
+                self.item_name(*from_item)
             ),
-            TraceKind::Replayed { item } => format!("The restarted source reads item {item} again."),
+            TraceKind::Replayed { item } => match self.element_id_at(*item) {
+                Some(id) => {
+                    format!("The restarted source replays element {id} (step {}), read before the crash.", item + 1)
+                }
+                None => format!("The restarted source reaches {} again.", self.item_name(*item)),
+            },
             TraceKind::TimersDueAtRestore { timers, .. } => format!(
                 "At the restore {} already due and {} at once, before the first replayed item (Flink's documented rule, not a recorded golden: in real Flink their place among the first outputs after the restart is a race).",
                 plural(*timers, "restored processing-time timer is", "restored processing-time timers are"),

@@ -10,6 +10,7 @@
 //! Times are written with [`super::format::time`] (built on `engine::time::format_millis`),
 //! values with the context's [`super::ValueFormat`].
 
+use crate::engine::aggregate::AggregateResult;
 use crate::engine::scenario::{BaseTrigger, WindowFunctionSpec};
 use crate::engine::time::{LONG_MAX, LONG_MIN, Millis};
 use crate::engine::trace::{ElemIdx, FireCause, FiringKind, TraceEvent};
@@ -20,6 +21,7 @@ use super::format::{duration, list, ordinal, time};
 
 mod event;
 mod process;
+mod recovery;
 mod step;
 
 /// The text for one playhead position: a one-sentence headline and the step's events, one
@@ -91,9 +93,13 @@ impl Context<'_> {
                 Some(v) => format!("max = {}", self.val(*v)),
                 None => format!("sum = {}", self.val(sum)),
             },
-            WindowFunctionSpec::Aggregate(agg) => {
-                format!("{} returns {}", agg.class_name(), agg.result(values.iter().copied()))
-            }
+            WindowFunctionSpec::Aggregate(agg) => match agg.result(values.iter().copied()) {
+                // TenantCost's usd in the scenario's unit ($4.10), as the outputs show it.
+                AggregateResult::TenantCost { usd, requests } => {
+                    format!("{} returns usd {} · requests {requests}", agg.class_name(), self.val(usd))
+                }
+                r => format!("{} returns {r}", agg.class_name()),
+            },
         }
     }
 

@@ -56,7 +56,8 @@ impl Context<'_> {
         let step = playhead - 1;
         let facts = self.facts(step);
         let after = at_step(self.run, playhead);
-        StepNarration { playhead, headline: self.headline(&facts, &after), details: self.details(step) }
+        let headline = self.recovery_headline(step).unwrap_or_else(|| self.headline(&facts, &after));
+        StepNarration { playhead, headline, details: self.details(step) }
     }
 
     /// The step's events as sentences, alike events folded together.
@@ -128,6 +129,8 @@ impl Context<'_> {
                             if p0.trigger && Some((k0, w0)) == Self::key_window(&ev.kind)) => {}
                 TraceKind::TimerFired { key, window, stale: false, .. } if timer_acted(events, i, *key, window) => {}
                 TraceKind::TimerFired { .. } if fired + cleaned > MAX_ALIKE => {}
+                // The crash item a replay passes: its `crash_passed` sentence says it.
+                TraceKind::Replayed { .. } if matches!(next, Some(TraceKind::CrashPassed { .. })) => {}
                 TraceKind::Fired { .. } if fired > MAX_ALIKE => {
                     once("fired", &mut out, &|| self.fired_summary(step));
                 }
