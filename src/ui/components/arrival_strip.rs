@@ -35,14 +35,74 @@ enum ChipItem {
     Control(&'static str),
 }
 
+/// Strips of more items than this render only the chips in and near view, and the selected,
+/// current and dragged ones, with a spacer for each run of the others (10,000 chips would be
+/// 50,000 nodes, laid out again on every run).
+const VIRTUAL_ABOVE: usize = 2_000;
+/// Chips rendered beyond each edge of the view.
+const OVERSCAN: usize = 30;
+/// The flex gap between chips and a chip's width plus it, and the partitioned grid's column
+/// (`.strip`, `.chip`, `.strip.partitioned` in the stylesheet).
+const CHIP_GAP: i32 = 6;
+const CHIP_PITCH: i32 = 56 + CHIP_GAP;
+const CELL_PITCH: i32 = 76 + CHIP_GAP;
+
+/// A chip, or the place of `count` chips not rendered (from input index `first`).
+#[derive(Clone, PartialEq)]
+enum Slot {
+    Chip(ChipProps),
+    Gap { first: usize, count: usize },
+}
+
 #[derive(Properties, PartialEq)]
 struct ChipListProps {
-    chips: Vec<ChipProps>,
+    slots: Vec<Slot>,
 }
 
 #[component]
 fn ChipList(p: &ChipListProps) -> Html {
-    html! { <>{ for p.chips.iter().map(|c| html! { <Chip key={c.index} ..c.clone() /> }) }</> }
+    html! {
+        <>{ for p.slots.iter().map(|slot| match slot {
+            Slot::Chip(c) => html! { <Chip key={c.index} ..c.clone() /> },
+            Slot::Gap { first, count } => {
+                let w = CHIP_PITCH * *count as i32 - CHIP_GAP;
+                html! { <li key={format!("gap-{first}")} class="strip-gap" aria-hidden="true" style={format!("flex: 0 0 {w}px; width: {w}px")} /> }
+            }
+        }) }</>
+    }
+}
+
+/// The input indices whose chips are rendered: all of a short strip; of a long one those in view
+/// (`scroll`: the strip's scroll position and width) and the ones named in `always`.
+fn rendered(n: usize, scroll: (i32, i32), pitch: i32, always: &[Option<usize>]) -> Vec<usize> {
+    if n <= VIRTUAL_ABOVE {
+        return (0..n).collect();
+    }
+    let first = ((scroll.0 - 8).max(0) / pitch) as usize;
+    let count = (scroll.1.max(200) / pitch) as usize + 1;
+    let mut v: Vec<usize> = (first.saturating_sub(OVERSCAN)..(first + count + OVERSCAN).min(n)).collect();
+    v.extend(always.iter().flatten().filter(|i| **i < n));
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The chips of `shown` (ascending) with a gap for each run of the `n` items left out; a grid
+/// (several partitions) places its chips by column and needs none.
+fn with_gaps(chips: Vec<ChipProps>, n: usize, grid: bool) -> Vec<Slot> {
+    let mut slots = Vec::with_capacity(chips.len() + 2);
+    let mut next = 0;
+    for c in chips {
+        if !grid && c.index > next {
+            slots.push(Slot::Gap { first: next, count: c.index - next });
+        }
+        next = c.index + 1;
+        slots.push(Slot::Chip(c));
+    }
+    if !grid && n > next {
+        slots.push(Slot::Gap { first: next, count: n - next });
+    }
+    slots
 }
 
 #[derive(Properties, PartialEq, Clone)]
@@ -205,6 +265,20 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     // A drop on another partition's row moves the item there.
     let repartitioned = from.zip(over_partition).is_some_and(|(f, p)| partition_of(f) != p);
     let strip_ref = use_node_ref();
+    // The strip's scroll position and width (a long strip renders what is in view).
+    let scroll = use_state_eq(|| (0i32, 1600i32));
+    {
+        let (strip_ref, scroll) = (strip_ref.clone(), scroll.clone());
+        use_effect_with((), move |()| {
+            let listener = strip_ref.cast::<DomElement>().map(|el| {
+                let read = |el: &DomElement| (el.scroll_left(), el.client_width());
+                scroll.set(read(&el));
+                let target = el.clone();
+                gloo::events::EventListener::new(&target, "scroll", move |_| scroll.set(read(&el)))
+            });
+            move || drop(listener)
+        });
+    }
     // Keep the playhead's item in view (a scroll position, not state).
     {
         let strip_ref = strip_ref.clone();
@@ -291,7 +365,11 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             _ => None,
         })
         .collect();
-    let chips = s.doc.scenario.input.iter().enumerate().map(|(i, item)| {
+    let n = s.doc.scenario.input.len();
+    let pitch = if several { CELL_PITCH } else { CHIP_PITCH };
+    let always = [selected, step.checked_sub(1), from, over, several.then(|| n.saturating_sub(1))];
+    let shown = rendered(n, *scroll, pitch, &always);
+    let chips = shown.iter().filter_map(|i| s.doc.scenario.input.get(*i).map(|item| (*i, item))).map(|(i, item)| {
         let partition = match item {
             InputItem::Element(e) => e.partition,
             InputItem::SourceWatermark(m) => m.partition,
@@ -327,7 +405,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
             replayed: restores.iter().any(|(at, _, from)| (*from..*at).contains(&i)),
         }
     });
-    let chips: Vec<ChipProps> = chips.collect();
+    let slots = with_gaps(chips.collect(), n, several);
     // A double click edits the item: key, value, timestamp, partition and arrival.
     let ondblclick = {
         let state = state.clone();
@@ -449,7 +527,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                 aria-label={if several { "Input items in arrival order, a row per source partition: arrows choose, Alt+arrows move (along arrival order, to another partition), Enter edits" } else { "Input items in arrival order: arrows choose, Alt+arrows move, Enter edits" }}
                 aria-activedescendant={active}
                 {onpointerdown} {onpointermove} {ondblclick} {onkeydown} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
-                <ChipList {chips} />
+                <ChipList {slots} />
             </ol>
         </div>
     }

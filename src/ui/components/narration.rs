@@ -1,10 +1,15 @@
 //! The narration under the canvas: the step's headline and details (a live region), the preset's
 //! goal, the quiz's score, and in quiz mode the question.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::quiz_box::QuizBox;
+use crate::engine::Run;
 use crate::teach;
+use crate::teach::StepNarration;
+use crate::teach::ValueFormat;
 use crate::ui::action::Mode;
 use crate::ui::hooks::AppHandle;
 use crate::ui::state::AppState;
@@ -20,16 +25,32 @@ pub struct StateProps {
 pub fn Narration(props: &StateProps) -> Html {
     let state = props.state.clone();
     let s: &AppState = &state;
-    let ctx = teach::Context::new(&s.doc.shown_scenario, &s.doc.run).with_values(s.teach.values);
     let step = s.play.step;
-    let n = ctx.narrate_step(step);
-    // The course text's simplified rules, beside Flink's exact values (only while the scenario on
-    // show is still the preset's: an edit may make the course's numbers wrong).
-    let course_notes = s
-        .teach
-        .pristine_preset(&s.doc.shown_scenario)
-        .map(|p| ctx.course_rule_notes(&p.course_rules, step))
-        .unwrap_or_default();
+    // Made again for another run, step or unit of values only, and not during a drag: a drag
+    // re-runs per pointer move, and the live region says the step once the element is dropped.
+    let cache = use_mut_ref(|| None::<Said>);
+    let said = {
+        let mut cache = cache.borrow_mut();
+        let kept = cache.as_ref().filter(|c| {
+            s.drag.is_some() || (Rc::ptr_eq(&c.run, &s.doc.run) && c.step == step && c.values == s.teach.values)
+        });
+        if let Some(c) = kept {
+            c.text.clone()
+        } else {
+            let ctx = teach::Context::new(&s.doc.shown_scenario, &s.doc.run).with_values(s.teach.values);
+            // The course text's simplified rules, beside Flink's exact values (only while the
+            // scenario on show is still the preset's: an edit may make the course's numbers wrong).
+            let course_notes = s
+                .teach
+                .pristine_preset(&s.doc.shown_scenario)
+                .map(|p| ctx.course_rule_notes(&p.course_rules, step))
+                .unwrap_or_default();
+            let text = Rc::new((ctx.narrate_step(step), course_notes));
+            *cache = Some(Said { run: s.doc.run.clone(), step, values: s.teach.values, text: text.clone() });
+            text
+        }
+    };
+    let (n, course_notes) = &*said;
     let recovery = recovery_basis(s, step);
     let embed = s.teach.mode == Mode::Embed;
     let goal = s.teach.preset.as_ref().map(|p| p.goal.clone());
@@ -77,6 +98,14 @@ pub fn Narration(props: &StateProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// What the narration said last, and of what.
+struct Said {
+    run: Rc<Run>,
+    step: usize,
+    values: ValueFormat,
+    text: Rc<(StepNarration, Vec<String>)>,
 }
 
 /// What backs a checkpoint / crash / restore step, as `docs/scenario-format-v2.md` divides it:

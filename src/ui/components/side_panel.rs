@@ -11,7 +11,7 @@ use super::sinks_panel::SinksPanel;
 use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
-use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_scenario_json};
+use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_scenario_json_when};
 use crate::ui::scene::fold::step_log;
 
 #[derive(Properties, PartialEq)]
@@ -46,8 +46,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         }
     };
     let outputs = state.fold.view.outputs;
-    let json = use_scenario_json(&state.doc.scenario);
-    let lateness = (tab == Tab::Lateness).then(|| ExtrasView::Lateness(json, state.teach.mode == Mode::Lecture));
+    let json = use_scenario_json_when(&state.doc.scenario, tab == Tab::Lateness);
+    let lateness = json.map(|json| ExtrasView::Lateness(json, state.teach.mode == Mode::Lecture));
     let lateness_host = use_node_ref();
     let ready = use_extras_view(lateness_host.clone(), state.clone(), lateness);
     html! {

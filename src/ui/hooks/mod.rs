@@ -27,7 +27,7 @@ mod use_sound;
 mod use_url_sync;
 
 pub use use_app::{AppHandle, location_hash, send, use_app};
-pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json};
+pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json, use_scenario_json_when};
 pub use use_extras_view::{ExtrasView, use_extras_view};
 pub use use_frame_clock::use_frame_clock;
 pub use use_hash_link::use_hash_link;

@@ -49,6 +49,16 @@ pub fn use_scenario_json(scenario: &Rc<Scenario>) -> ScenarioJson {
     (*json).clone()
 }
 
+/// [`use_scenario_json`] only while `wanted` (a tab that is not on show needs no JSON, and a drag
+/// makes a new scenario per pointer move).
+#[hook]
+pub fn use_scenario_json_when(scenario: &Rc<Scenario>, wanted: bool) -> Option<ScenarioJson> {
+    let json = use_memo(wanted.then(|| ScenarioRef(scenario.clone())), |s| {
+        s.as_ref().map(|s| ScenarioJson(Rc::from(s.0.to_json().to_string())))
+    });
+    (*json).clone()
+}
+
 #[derive(Clone)]
 struct ScenarioRef(Rc<Scenario>);
 

@@ -319,48 +319,77 @@ fn draw_side(ctx: &CanvasRenderingContext2d, side: &SideLane, width: f64) {
     }
 }
 
+/// The window states in drawing order (`band_ink`'s).
+const BAND_STATES: [&str; 6] = ["open", "fired", "late-fired", "purged", "merged", ""];
+
+/// The bands in one path per state, filled and stroked once each (a call per band of thousands
+/// costs the frame), then the lateness hatches and the counts.
 fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f64, in_rows: &dyn Fn(f64) -> bool) {
     ctx.set_line_width(1.0);
-    for w in groups.iter().flat_map(|g| g.items.iter()) {
-        if !in_rows(w.y) || !visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width) {
+    let shown: Vec<&WindowItem> = groups
+        .iter()
+        .flat_map(|g| g.items.iter())
+        .filter(|w| in_rows(w.y) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
+        .collect();
+    let slot = |state: &str| BAND_STATES.iter().position(|s| *s == state).unwrap_or(BAND_STATES.len() - 1);
+    for (i, state) in BAND_STATES.iter().enumerate() {
+        let of_state: Vec<&&WindowItem> = shown.iter().filter(|w| slot(w.state) == i).collect();
+        if of_state.is_empty() {
             continue;
         }
-        let (fill, stroke) = band_ink(w.state);
+        let (fill, stroke) = band_ink(state);
+        ctx.begin_path();
+        for w in &of_state {
+            ctx.rect(w.x0, w.y, w.width, w.height);
+        }
         ctx.set_fill_style_str(fill);
-        ctx.fill_rect(w.x0, w.y, w.width, w.height);
+        ctx.fill();
+        ctx.begin_path();
+        for w in &of_state {
+            ctx.rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+        }
         ctx.set_stroke_style_str(stroke);
-        ctx.stroke_rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+        ctx.stroke();
+    }
+    ctx.begin_path();
+    for w in &shown {
         if let Some(hw) = w.hatch_px.filter(|hw| *hw >= 1.0) {
-            ctx.set_fill_style_str("rgba(213, 154, 46, 0.35)");
-            ctx.fill_rect(w.x0 + w.width + 1.0, w.y, hw, w.height);
+            ctx.rect(w.x0 + w.width + 1.0, w.y, hw, w.height);
         }
-        // The count, where it fits.
-        if w.width > 24.0 && !w.merged {
-            ctx.set_fill_style_str("#1f2633");
-            let _ = ctx.fill_text(&w.count.to_string(), w.x0 + 4.0, w.y + w.height - 7.0);
-        }
+    }
+    ctx.set_fill_style_str("rgba(213, 154, 46, 0.35)");
+    ctx.fill();
+    // The count, where it fits.
+    ctx.set_fill_style_str("#1f2633");
+    for w in shown.iter().filter(|w| w.width > 24.0 && !w.merged) {
+        let _ = ctx.fill_text(&w.count.to_string(), w.x0 + 4.0, w.y + w.height - 7.0);
     }
 }
 
+/// The timers in one path per status (▼ trigger, ■ cleanup), each filled and stroked once.
 fn draw_timers(ctx: &CanvasRenderingContext2d, timers: &[TimerItem], width: f64, in_rows: &dyn Fn(f64) -> bool) {
     ctx.set_stroke_style_str(ink::TIMER);
-    for t in timers.iter().filter(|t| in_rows(t.y) && visible(t.x, t.x, width)) {
-        ctx.set_fill_style_str(match t.status {
-            TimerStatus::Registered => "#ffffff",
-            TimerStatus::Fired => ink::TIMER,
-            TimerStatus::Deleted => "#e4e4e4",
-        });
+    for (status, fill) in
+        [(TimerStatus::Registered, "#ffffff"), (TimerStatus::Fired, ink::TIMER), (TimerStatus::Deleted, "#e4e4e4")]
+    {
+        let mut any = false;
         ctx.begin_path();
-        if t.kind == "cleanup" {
-            ctx.rect(t.x - 4.0, t.y - 4.0, 8.0, 8.0);
-        } else {
-            ctx.move_to(t.x - 5.0, t.y - 5.0);
-            ctx.line_to(t.x + 5.0, t.y - 5.0);
-            ctx.line_to(t.x, t.y + 4.0);
-            ctx.close_path();
+        for t in timers.iter().filter(|t| t.status == status && in_rows(t.y) && visible(t.x, t.x, width)) {
+            any = true;
+            if t.kind == "cleanup" {
+                ctx.rect(t.x - 4.0, t.y - 4.0, 8.0, 8.0);
+            } else {
+                ctx.move_to(t.x - 5.0, t.y - 5.0);
+                ctx.line_to(t.x + 5.0, t.y - 5.0);
+                ctx.line_to(t.x, t.y + 4.0);
+                ctx.close_path();
+            }
         }
-        ctx.fill();
-        ctx.stroke();
+        if any {
+            ctx.set_fill_style_str(fill);
+            ctx.fill();
+            ctx.stroke();
+        }
     }
 }
 
@@ -384,10 +413,17 @@ fn draw_marbles(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], groups: &[Ma
     for (lane, items) in lanes.iter().zip(per_lane) {
         let y = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
         if items.len() <= fit {
-            for m in items {
-                ctx.set_fill_style_str(outcome_ink(m.outcome));
+            // One path per colour, filled once.
+            let mut inks: Vec<&'static str> = items.iter().map(|m| outcome_ink(m.outcome)).collect();
+            inks.sort_unstable();
+            inks.dedup();
+            for ink in inks {
                 ctx.begin_path();
-                let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
+                for m in items.iter().filter(|m| outcome_ink(m.outcome) == ink) {
+                    ctx.move_to(m.x + dims::MARBLE_R - 1.0, m.y);
+                    let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
+                }
+                ctx.set_fill_style_str(ink);
                 ctx.fill();
             }
             continue;

@@ -89,6 +89,20 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let pinch = use_mut_ref(|| None::<f64>);
     // Where the pointer went down and on what: a release close by is a click ("why?").
     let down = use_mut_ref(|| None::<(f64, f64, Hit)>);
+    // A drag's pointer moves, one per animation frame: the newest position waits for the next
+    // frame (a run and a render per move would queue up behind each other); a release sends it first.
+    let pending = use_mut_ref(|| None::<(f64, f64)>);
+    let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
+    let flush = {
+        let (state, pending, frame) = (state.clone(), pending.clone(), frame.clone());
+        move || {
+            frame.borrow_mut().take();
+            let next = pending.borrow_mut().take();
+            if let Some((px, millis)) = next {
+                state.dispatch(Action::Drag(DragAction::Move { px, millis }));
+            }
+        }
+    };
 
     // The DOM focus follows the selection when the reducer asks (a key, a click on an object).
     {
@@ -179,6 +193,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let onpointermove = {
         let state = state.clone();
         let (touches, pinch, origin, local) = (touches.clone(), pinch.clone(), origin.clone(), local.clone());
+        let (pending, frame, flush) = (pending.clone(), frame.clone(), flush.clone());
         Callback::from(move |e: PointerEvent| {
             if pinch.borrow().is_some() {
                 if let Some(slot) = touches.borrow_mut().get_mut(&e.pointer_id()) {
@@ -199,7 +214,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 return;
             }
             let (x, _) = local(&e);
-            state.dispatch(Action::Drag(DragAction::Move { px: x, millis: millis_from_px_f64(&vp, x) }));
+            *pending.borrow_mut() = Some((x, millis_from_px_f64(&vp, x)));
+            if frame.borrow().is_none() {
+                let flush = flush.clone();
+                *frame.borrow_mut() = Some(gloo::render::request_animation_frame(move |_| flush()));
+            }
         })
     };
     let onpointerup = {
@@ -209,6 +228,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             if touches.borrow().len() < 2 && pinch.borrow_mut().take().is_some() {
                 return;
             }
+            // The last move before the release.
+            flush();
             if dragging {
                 state.dispatch(Action::Drag(DragAction::End));
             }
