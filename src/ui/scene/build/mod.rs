@@ -14,6 +14,8 @@ use crate::teach::ValueFormat;
 use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
 use crate::ui::geometry::{Viewport, clamp_px, format_duration, px_from_millis, snap, ticks, watermark_x};
 
+mod two_d;
+
 use super::fold::{Effect, StepFold, result_text};
 use super::layout::{RunLayout, dims};
 use super::nav::Focusable;
@@ -53,7 +55,6 @@ pub struct SceneInput<'a> {
 const GROUP_SIZE: usize = 64;
 /// Vertical offsets of marbles that would overlap: alternately above and below the lane's line.
 const STACK_OFFSETS: [f64; 5] = [0.0, -11.0, 11.0, -5.5, 5.5];
-const TWO_D_ROW: f64 = 18.0;
 
 fn x_of(vp: &Viewport, ts: Millis) -> f64 {
     clamp_px(px_from_millis(vp, ts))
@@ -114,7 +115,7 @@ impl<'a> SceneInput<'a> {
 
     pub fn build(&self) -> Scene {
         let vp = self.viewport;
-        let height = if self.two_d { two_d_height(self.run.steps) } else { self.layout.height };
+        let height = if self.two_d { two_d::height(self.run.steps) } else { self.layout.height };
         // Tab enters the canvas on the selected object, or else on the first element in event time.
         let first_element = self
             .scenario
@@ -585,92 +586,6 @@ impl<'a> SceneInput<'a> {
         let label_x = (x - width / 2.0).clamp(0.0, (vp.width_px - width).max(0.0));
         Some(DragLabel { ts: e.ts, x, label_x, width, text, bottom: self.layout.height })
     }
-
-    /// Event time × processing time (Streaming Systems' picture): each element at (its timestamp,
-    /// the step it arrived in), the watermark as a curve over the steps.
-    fn two_d_view(&self, entry: Option<ObjectId>, names: &Names) -> TwoD {
-        let vp = &self.viewport;
-        let view = &self.fold.view;
-        let y_of = |step: usize| dims::AXIS_HEIGHT + (step as f64 + 0.5) * TWO_D_ROW;
-        // Watermark curve: after step i (0-based item i) the watermark is watermark_after_step[i].
-        let mut curve = String::new();
-        let mut started = false;
-        for (i, wm) in self.run.watermark_after_step.iter().enumerate() {
-            if *wm == LONG_MIN || *wm == LONG_MAX {
-                continue;
-            }
-            let x = x_of(vp, *wm);
-            let (top, bottom) = (y_of(i) - TWO_D_ROW / 2.0, y_of(i) + TWO_D_ROW / 2.0);
-            curve.push_str(&format!(
-                "{} {:.1} {:.1} L {:.1} {:.1} ",
-                if started { "L" } else { "M" },
-                clamp_px(x),
-                clamp_px(top),
-                clamp_px(x),
-                clamp_px(bottom)
-            ));
-            started = true;
-        }
-        let rows = (0..self.run.steps).map(|i| (y_of(i) + TWO_D_ROW / 2.0, i < view.step)).collect();
-        let playhead_y = dims::AXIS_HEIGHT + view.step as f64 * TWO_D_ROW;
-        // Each window as a column over its event-time span, from the step that created it to the
-        // step that cleaned it up (or the playhead).
-        let columns = view
-            .windows
-            .iter()
-            .filter_map(|w| {
-                let Window::Time(tw) = w.window else { return None };
-                if matches!(w.state, WindowState::Merged { .. }) || tw.end < tw.start {
-                    return None;
-                }
-                let (x0, x1) = (x_of(vp, tw.start), x_of(vp, tw.end));
-                let top = y_of(w.created_step) - TWO_D_ROW / 2.0;
-                let bottom = w.ended_step.map_or(playhead_y, |e| y_of(e) + TWO_D_ROW / 2.0);
-                Some(Column {
-                    node_key: Rc::from(format!("c{}:{}:{}", w.key, tw.start, tw.end)),
-                    state: w.state.label(),
-                    x: x0,
-                    y: top,
-                    width: (x1 - x0 - 1.0).max(1.0),
-                    height: (bottom - top).max(1.0),
-                })
-            })
-            .collect();
-        let dots = self
-            .scenario
-            .input
-            .iter()
-            .enumerate()
-            .filter_map(|(i, item)| {
-                let InputItem::Element(e) = item else { return None };
-                let ordinal = self.layout.elem_of_input.get(i).copied().flatten()? as usize;
-                let lane = self.layout.lane_of_elem.get(ordinal).copied().unwrap_or(0);
-                let id = ObjectId::Element(i);
-                Some(MarbleItem {
-                    id,
-                    index: i,
-                    elem_id: e.id,
-                    key_name: names.lanes.get(lane).cloned().unwrap_or_else(|| Rc::from(e.key.as_str())),
-                    ts: e.ts,
-                    value: e.value,
-                    values: self.values,
-                    x: x_of(vp, e.ts),
-                    y: y_of(i),
-                    outcome: view.elements.get(ordinal).copied().flatten(),
-                    fate: self.layout.fates.handle(ordinal, view.step),
-                    selected: self.selection == Some(id),
-                    anim: None,
-                    crossing: None,
-                    tab: self.tab(id, entry),
-                })
-            })
-            .collect();
-        TwoD { rows, columns, curve, playhead_y, dots }
-    }
-}
-
-fn two_d_height(steps: usize) -> f64 {
-    dims::AXIS_HEIGHT + (steps as f64 + 1.0) * TWO_D_ROW + 20.0
 }
 
 impl Scene {
