@@ -95,9 +95,32 @@ fn decode_z(name: &str, value: &str) -> Result<Scenario, FragmentError> {
     scenario_from_json(&json, "the link")
 }
 
+/// Scenarios of more JSON than this are compressed at DEFLATE level 6, not 9: on a
+/// 100,000-element stream (4.8 MB of JSON) level 9 took most of a second of the page's thread
+/// for a link a few per cent shorter.
+const FAST_DEFLATE_ABOVE: usize = 256 * 1024;
+
+thread_local! {
+    /// The last scenarios encoded (A's and compare mode's B) with their `z` text: the address bar
+    /// and the autosave follow every step of the playhead, and the scenario has not changed.
+    static Z_MEMO: std::cell::RefCell<Vec<(Scenario, std::rc::Rc<str>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn z_text(scenario: &Scenario) -> String {
+    let known = Z_MEMO.with(|m| m.borrow().iter().find(|(s, _)| s == scenario).map(|(_, z)| z.clone()));
+    if let Some(z) = known {
+        return z.to_string();
+    }
     let json = scenario.to_json().to_string();
-    URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+    let level = if json.len() > FAST_DEFLATE_ABOVE { 6 } else { 9 };
+    let z: std::rc::Rc<str> =
+        URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level)).into();
+    Z_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        m.insert(0, (scenario.clone(), z.clone()));
+        m.truncate(2);
+    });
+    z.to_string()
 }
 
 /// Compare mode's parameter (with its `&`): B, without its input while it `follow`s the first's.

@@ -121,8 +121,10 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     let fire_row = {
         let (run, scenario, fresh, values) = (p.run.clone(), p.scenario.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
+        // Once per list, not per row: it reads the whole input.
+        let recovery = scenario.has_recovery();
         Callback::from(move |n: usize| {
-            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, *i))
+            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, (values, recovery), *i))
         })
     };
     let late_row = {
@@ -156,7 +158,14 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
 }
 
 /// One window result (a window's firing, a TVF row or a process function's record).
-fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueFormat, i: usize) -> Html {
+/// `recovery`: the scenario has checkpoints or crashes (`Scenario::has_recovery`).
+fn output_row(
+    run: &Run,
+    scenario: &Scenario,
+    fresh: &[usize],
+    (values, recovery): (ValueFormat, bool),
+    i: usize,
+) -> Html {
     let fresh = fresh.contains(&i);
     match run.outputs.get(i) {
         Some(Output::Fire(f)) => {
@@ -170,7 +179,7 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
                     firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
                     result={AttrValue::from(result_text(scenario, run, Some(i), values))} aggregate={f.result}
                     list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh}
-                    duplicate_of={scenario.has_recovery().then(|| duplicate_of(&run.outputs, i)).flatten()} />
+                    duplicate_of={recovery.then(|| duplicate_of(&run.outputs, i)).flatten()} />
             }
         }
         // A window TVF's final row: one per window, never updated.

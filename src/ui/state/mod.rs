@@ -299,8 +299,10 @@ impl AppState {
     /// the scene follows all of it and the view.
     fn refresh(&mut self) {
         let lecture = self.teach.mode == crate::ui::action::Mode::Lecture;
-        if lecture != self.view.lecture {
+        let comparing = self.compare.is_some();
+        if lecture != self.view.lecture || comparing != self.view.comparing {
             self.view.lecture = lecture;
+            self.view.comparing = comparing;
             self.view.rescale(&self.doc.layout);
             self.fit_lanes();
         }

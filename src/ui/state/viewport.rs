@@ -18,6 +18,8 @@ pub struct ViewState {
     pub lecture: bool,
     /// Processing time along the axis, asked for (processing-time windows always use it).
     pub processing_axis: bool,
+    /// Compare mode: two canvases share the box's height, so a small embed may shrink further.
+    pub comparing: bool,
 }
 
 impl ViewState {
@@ -28,6 +30,7 @@ impl ViewState {
             scale: 1.0,
             lecture: false,
             processing_axis: false,
+            comparing: false,
         }
     }
 
@@ -67,13 +70,16 @@ impl ViewState {
 
     /// Fits the canvas scale to the box: up to 2× (3× in lecture mode) when the lanes leave room
     /// and the axis keeps at least 800 units of width (600 in lecture mode), down to 0.8× when
-    /// they do not fit; the viewport keeps its time range.
+    /// they do not fit (0.6× in compare mode, where A and B each have half the height: at 700×450
+    /// the key lanes were cut off below the partition tracks); the viewport keeps its time range.
     pub fn rescale(&mut self, layout: &RunLayout) {
         let (w, h) = self.box_px;
         let (units, most) = if self.lecture { (600.0, 3.0) } else { (800.0, 2.0) };
         let by_height = if h > 0.0 { h / layout.natural_height.max(1.0) } else { 1.0 };
-        // Shrink a little (to 0.8) when the lanes do not fit a small embed; grow when there is room.
-        let scale = if by_height < 1.0 { by_height.max(0.8) } else { by_height.min(w / units).clamp(1.0, most) };
+        // Shrink a little (to 0.8, 0.6 comparing) when the lanes do not fit a small embed; grow
+        // when there is room.
+        let floor = if self.comparing { 0.6 } else { 0.8 };
+        let scale = if by_height < 1.0 { by_height.max(floor) } else { by_height.min(w / units).clamp(1.0, most) };
         self.scale = (scale * 20.0).floor() / 20.0;
         self.viewport = self.viewport.with_width(w / self.scale);
     }

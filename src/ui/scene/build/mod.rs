@@ -20,8 +20,8 @@ use super::fold::{Effect, StepFold, result_text};
 use super::layout::{RunLayout, dims};
 use super::nav::Focusable;
 use super::{
-    Axis, Backend, BoundItem, Column, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS,
-    Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, TwoD, WatermarkItem, WindowGroup, WindowItem,
+    Axis, Backend, BoundItem, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS, Scene,
+    SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
 };
 
 /// Everything a scene is built from.
