@@ -51,6 +51,59 @@ fn code_prints_the_program_of_a_preset() {
     assert_eq!((code, java), (0, generate(&p.scenario, Dialect::Java).text));
 }
 
+/// The crash/restore preset's programs say, in each language, that they do not reproduce the
+/// crash, why, and what they print instead: each result once, no recovery duplicates. Their code
+/// is the TenantCost preset's (the same elements) but for the name and that caveat, and
+/// `tests/codegen_flink` runs that one on real Flink and PyFlink: $4.10 and $4.31 once each,
+/// where Tidemark's run of the recovery preset has both twice.
+#[test]
+fn the_recovery_presets_programs_say_they_run_without_the_crash() {
+    let p = presets::by_id("lab-6-2-recovery").expect("preset lab-6-2-recovery");
+    let tenant = presets::by_id("tenant-cost-aggregate").expect("preset tenant-cost-aggregate");
+    assert!(p.scenario.has_recovery(), "the preset has checkpoint and crash items");
+    for dialect in Dialect::ALL {
+        let (code, stdout, _) = tidemark(&["code", "--lang", dialect.id(), "lab-6-2-recovery"]);
+        assert_eq!(code, 0, "{}", dialect.id());
+        let program = generate_with(&p.scenario, dialect, ValueUnit::UsdCents);
+        assert_eq!(stdout, program.text, "{}", dialect.id());
+        let caveat = program
+            .caveats
+            .iter()
+            .find(|c| c.contains("checkpoint and crash items"))
+            .unwrap_or_else(|| panic!("{}: no caveat about the crash in {:?}", dialect.id(), program.caveats));
+        for says in [
+            "this program does not reproduce the crash",
+            "it prints each result once",
+            "the recovery duplicates that Tidemark shows after the restore are not printed",
+            "Flink takes checkpoints on a processing-time interval, not after a given element",
+        ] {
+            assert!(caveat.contains(says), "{}: the caveat does not say {says:?}: {caveat}", dialect.id());
+        }
+        // The printed header carries it (wrapped over comment lines).
+        let marker = |l: &str| ["//", "#", "--"].iter().any(|m| l.trim_start().starts_with(m));
+        let words = |text: &str| {
+            let words = text.lines().filter(|l| marker(l)).map(|l| l.trim_start_matches(['/', '#', '-', ' ']));
+            words.flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ")
+        };
+        assert!(words(&stdout).contains(&words(caveat)), "{}: the program does not print the caveat", dialect.id());
+        // Apart from comments and names, TenantCost's program.
+        let code_of = |text: &str, name: &str| -> Vec<String> {
+            let names = [name.to_string(), name.replace('-', "_"), tidemark::codegen::java_class_name(name)];
+            let code = text.lines().filter(|l| !marker(l));
+            code.map(|l| names.iter().fold(l.to_string(), |l, n| l.replace(n, "NAME"))).collect()
+        };
+        let theirs = generate_with(&tenant.scenario, dialect, ValueUnit::UsdCents).text;
+        assert_eq!(code_of(&stdout, &p.id), code_of(&theirs, &tenant.id), "{}", dialect.id());
+    }
+    // What those programs leave out: Tidemark's run of the preset emits $4.10 and $4.31 twice
+    // (the replay's recovery duplicates), the TenantCost preset's run once.
+    let minute = |s: &tidemark::engine::Scenario| {
+        let r = tidemark::engine::run(s);
+        r.oracle_lines().iter().filter(|l| l.contains("\"start\":1767261600000,")).count()
+    };
+    assert_eq!((minute(&p.scenario), minute(&tenant.scenario)), (4, 2));
+}
+
 /// Bad calls and bad input exit 2 with one line on stderr that says what is wrong, and print
 /// nothing on stdout.
 #[test]

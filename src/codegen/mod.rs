@@ -289,21 +289,22 @@ pub(crate) fn has_events(s: &Scenario) -> bool {
     matches!(job(s), Job::Process(_)) || s.elements().any(|e| e.event.is_some())
 }
 
-/// What a real job on a bounded, single-stream source cannot reproduce of the scenario's
-/// source: partitions, and everything that depends on processing time (Tidemark replays it
-/// from the arrival times; a real job reads this input in milliseconds of wall-clock time).
-/// The scenario a program runs: checkpoint and crash items are not input a job reads (a program
-/// cannot kill its own TaskManager), so they are left out, with the caveat that says so.
+/// The scenario a program runs: checkpoint and crash items are not input a job reads, and a job
+/// cannot put a checkpoint or a crash after a given element, so they are left out, with the
+/// caveat that says so and what the program prints instead (each result once).
 pub(crate) fn without_recovery(s: &Scenario) -> (std::borrow::Cow<'_, Scenario>, Option<String>) {
     if !s.has_recovery() {
         return (std::borrow::Cow::Borrowed(s), None);
     }
     let mut job = s.clone();
     job.input.retain(|i| !matches!(i, InputItem::Control(_)));
-    let caveat = "The scenario's checkpoint and crash items are left out: this program runs without a failure. To see the restore, recovery duplicates included, enable checkpointing and kill a TaskManager (tests/oracle-ext records it with a MiniCluster).".to_string();
+    let caveat = "The scenario's checkpoint and crash items are left out: this program does not reproduce the crash. It runs without a failure, so it prints each result once: the recovery duplicates that Tidemark shows after the restore are not printed. A job cannot place them itself: Flink takes checkpoints on a processing-time interval, not after a given element, and this bounded input is read before one is due. Tidemark checks its restore against real Flink with a harness (tests/oracle-ext) that stops the source at each item, then triggers the checkpoint or kills the TaskManager of a MiniCluster.".to_string();
     (std::borrow::Cow::Owned(job), Some(caveat))
 }
 
+/// What a real job on a bounded, single-stream source cannot reproduce of the scenario's
+/// source: partitions, and everything that depends on processing time (Tidemark replays it
+/// from the arrival times; a real job reads this input in milliseconds of wall-clock time).
 pub(crate) fn source_caveats(s: &Scenario) -> Vec<String> {
     let mut out = Vec::new();
     let partitions = s.partition_count();

@@ -113,3 +113,13 @@ pub fn python(flink: &Flink) -> Command {
     cmd.env("PATH", std::env::join_paths(paths).unwrap_or(path));
     cmd
 }
+
+/// A preset's program as the command line prints it: `tidemark code --lang <lang> <id>`.
+pub fn printed_program(lang: &str, id: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tidemark"))
+        .args(["code", "--lang", lang, id])
+        .output()
+        .unwrap_or_else(|e| panic!("tidemark code: {e}"));
+    assert!(out.status.success(), "tidemark code --lang {lang} {id}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

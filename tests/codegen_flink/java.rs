@@ -9,11 +9,17 @@ use std::process::Command;
 use serde_json::Value;
 use tidemark::codegen::{self, Program};
 use tidemark::engine::{Scenario, run};
+use tidemark::teach::presets;
 
 use crate::common::Corpus;
-use crate::env::{Flink, classpath, flink, full, output, work_dir, write};
-use crate::results::{WindowResults, check_records, check_window_results, tvf_row};
-use crate::{compile_set, ext_names, load, load_ext, needs_the_source_simulation, parity_names, rejected_at_build};
+use crate::env::{Flink, classpath, flink, full, output, printed_program, work_dir, write};
+use crate::results::{
+    Printed, WindowResults, check_records, check_window_results, latency_result, oracle_lines, tvf_row,
+};
+use crate::{
+    ABOVE_K, compile_set, ext_names, latency_above_k, load, load_ext, needs_the_source_simulation, parity_names,
+    rejected_at_build,
+};
 
 /// Unique class names: `Case<i>` + the generated name (names can collide once sanitized).
 fn java_programs(set: &[Scenario]) -> Vec<Program> {
@@ -89,9 +95,10 @@ public class RunMains {
 "#;
 
 /// `Result{key=A, window=[0, 60000), sum=3, count=2, watermark=59999}` (or without the window,
-/// for GlobalWindows) → the golden's fields.
+/// for GlobalWindows; `usd=410, requests=2` of TenantCost; `p50Ms=95, p99Ms=120, n=6,
+/// approximate=false` of LatencySketch) → (key, start, end, what, watermark).
 #[allow(clippy::type_complexity)]
-fn parse_result(line: &str) -> Option<(String, Option<i64>, Option<i64>, i64, u64, i64)> {
+fn parse_result(line: &str) -> Option<(String, Option<i64>, Option<i64>, Printed, i64)> {
     let body = line.strip_prefix("Result{key=")?.strip_suffix('}')?;
     let (key, start, end, rest) = match body.split_once(", window=[") {
         Some((key, rest)) => {
@@ -100,15 +107,26 @@ fn parse_result(line: &str) -> Option<(String, Option<i64>, Option<i64>, i64, u6
             (key, Some(start.parse().ok()?), Some(end.parse().ok()?), rest)
         }
         None => {
-            let (key, rest) = body.split_once(", sum=")?;
-            (key, None, None, rest)
+            // The first value field ends the key (which may hold ", ").
+            let at = ["sum=", "usd=", "p50Ms="].iter().filter_map(|f| body.find(&format!(", {f}"))).min()?;
+            (&body[..at], None, None, &body[at + 2..])
         }
     };
-    // TenantCost's `usd` and `requests` are the oracle's `sum` and `count`.
-    let rest = rest.strip_prefix("sum=").or_else(|| rest.strip_prefix("usd=")).unwrap_or(rest);
-    let (sum, rest) = rest.split_once(", count=").or_else(|| rest.split_once(", requests="))?;
-    let (count, wm) = rest.split_once(", watermark=")?;
-    Some((key.into(), start, end, sum.parse().ok()?, count.parse().ok()?, wm.parse().ok()?))
+    let fields: BTreeMap<&str, &str> = rest.split(", ").filter_map(|f| f.split_once('=')).collect();
+    let num = |name: &str| fields.get(name).and_then(|v| v.parse::<i64>().ok());
+    let printed = if let (Some(sum), Some(count)) = (num("sum"), num("count")) {
+        Printed::SumAndCount(sum, u64::try_from(count).ok()?)
+    } else if let (Some(usd), Some(requests)) = (num("usd"), num("requests")) {
+        Printed::Aggregate(serde_json::json!({"requests": requests, "usd": usd}))
+    } else {
+        let approximate = match *fields.get("approximate")? {
+            "true" => true,
+            "false" => false,
+            _ => return None,
+        };
+        Printed::Aggregate(latency_result(num("p50Ms")?, num("p99Ms")?, u64::try_from(num("n")?).ok()?, approximate))
+    };
+    Some((key.into(), start, end, printed, num("watermark")?))
 }
 
 /// `late> Event{id=6, key=acme, ts=1767261650000, value=30}` → (id, key, ts).
@@ -124,8 +142,8 @@ fn parse_late(line: &str) -> Option<(i64, String, i64)> {
 fn window_results(name: &str, lines: &[String]) -> WindowResults {
     let mut out = WindowResults::default();
     for l in lines {
-        if let Some((k, s, e, sum, count, wm)) = parse_result(l) {
-            out.fire(&k, (s, e), (sum, count, wm));
+        if let Some((k, s, e, printed, wm)) = parse_result(l) {
+            out.printed(&k, (s, e), printed, wm);
         } else if let Some((id, _, _)) = parse_late(l) {
             out.late.push(id);
         } else if l.starts_with("!!! ") {
@@ -192,7 +210,19 @@ fn run_on_flink(flink: &Flink, dir: &Path, programs: &[Program]) -> BTreeMap<Str
     printed
 }
 
-/// paused input (`end_of_input: false`), several partitions, and what depends on processing
+/// A preset's program as `tidemark code --lang java <id>` prints it: (id, program, scenario).
+fn preset_program(id: &str) -> (String, Program, Scenario) {
+    let p = presets::by_id(id).unwrap_or_else(|| panic!("preset {id}"));
+    let mut program = codegen::java::program(&p.scenario);
+    program.text = printed_program("java", id);
+    (id.to_string(), program, p.scenario)
+}
+
+/// The Java programs of the course's window jobs, a session merge, GlobalWindows, both process
+/// functions and a window TVF (with `TIDEMARK_FLINK_FULL=1` every scenario), run on Flink in one
+/// JVM, print their goldens; those of the course aggregates' presets print the engine's results
+/// and their goldens, and a percentile window above K the engine's approximate p50/p99. Left
+/// out: paused input (`end_of_input: false`), several partitions, and what depends on processing
 /// time (periodic emission, idleness, arrival times, state TTL).
 #[test]
 fn java_programs_reproduce_the_goldens_on_flink() {
@@ -231,12 +261,23 @@ fn java_programs_reproduce_the_goldens_on_flink() {
         .map(|n| (n.clone(), load_ext(n)))
         .filter(|(_, s)| (s.process_function.is_some() || s.tvf.is_some()) && !needs_the_source_simulation(s))
         .collect();
+    // The course aggregates' presets as the command line prints them (against the engine and
+    // their goldens), and a percentile window above K (against the engine: the same seeded draws).
+    let engine_checked: Vec<(String, Program, Scenario)> = ["tenant-cost-aggregate", "model-latency-p50-p99"]
+        .into_iter()
+        .map(preset_program)
+        .chain(std::iter::once({
+            let s = latency_above_k();
+            (s.name.clone(), codegen::java::program(&s), s)
+        }))
+        .collect();
     let dir = work_dir("run");
     let programs: Vec<Program> = windows
         .iter()
         .map(|(n, s, _)| (n, s))
         .chain(ext.iter().map(|(n, s)| (n, s)))
         .map(|(n, s)| codegen::java::program_with_class(s, &codegen::java_class_name(n)))
+        .chain(engine_checked.iter().map(|(_, p, _)| p.clone()))
         .collect();
     let printed = run_on_flink(&flink, &dir, &programs);
     let lines_of = |name: &str| {
@@ -252,6 +293,16 @@ fn java_programs_reproduce_the_goldens_on_flink() {
     for (name, _) in &ext {
         check_records(name, records(lines_of(name)), &Corpus::Ext.golden(name), lines_of(name));
     }
+    for (name, _, scenario) in &engine_checked {
+        let engine = oracle_lines(scenario);
+        let ours = window_results(name, lines_of(&scenario.name));
+        check_window_results(name, &ours, &engine, lines_of(&scenario.name));
+        if let Some(golden) = presets::by_id(name).and_then(|p| p.golden) {
+            check_window_results(&golden, &ours, &Corpus::Ext.golden(&golden), lines_of(&scenario.name));
+        }
+    }
+    let above_k = lines_of(&latency_above_k().name).join("\n");
+    assert!(above_k.contains(&format!("n={ABOVE_K}, approximate=true")), "{above_k}");
     // The lesson itself, as printed by Flink: $4.10, then $4.31 for the same minute.
     let lab = printed.get("CourseLab6TenantCostJob").map(|l| l.join("\n")).unwrap_or_default();
     let first = lab.find("sum=410, count=2").unwrap_or(usize::MAX);

@@ -6,16 +6,29 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+/// The engine's oracle lines of a scenario, parsed.
+pub fn oracle_lines(s: &tidemark::engine::Scenario) -> Vec<Value> {
+    tidemark::engine::run(s).oracle_lines().iter().filter_map(|l| serde_json::from_str(l).ok()).collect()
+}
+
 /// (key, start, end) → the window's results in order: (sum, count, watermark). `GlobalWindow`
 /// results have no start and end.
 pub type FiresPerWindow = BTreeMap<(String, Option<i64>, Option<i64>), Vec<(i64, u64, i64)>>;
 
+/// (key, start, end) → a course aggregate's results in order: (the oracle's `result` object,
+/// watermark). `{"requests", "usd"}` of TenantCost, `{"n", "p50_ms", "p99_ms"}` of LatencySketch
+/// (with `"approximate": true` above K only, as the oracle writes it).
+pub type ResultsPerWindow = BTreeMap<(String, Option<i64>, Option<i64>), Vec<(Value, i64)>>;
+
 /// A window job's results: fires per window in order (windows of different keys may interleave
-/// differently within one watermark's timer group, which Flink leaves unspecified), the late
-/// side output's ids in order, and the number of errors.
+/// differently within one watermark's timer group, which Flink leaves unspecified), a course
+/// aggregate's results per window in order (instead of `fires`: a program prints the aggregate's
+/// result, not the elements' sum and count), the late side output's ids in order, and the number
+/// of errors.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct WindowResults {
     pub fires: FiresPerWindow,
+    pub results: ResultsPerWindow,
     pub late: Vec<i64>,
     pub errors: usize,
 }
@@ -26,6 +39,11 @@ impl WindowResults {
         let mut out = WindowResults::default();
         for g in lines {
             match g["out"].as_str() {
+                Some("fire") if g.get("result").is_some() => out.result(
+                    g["key"].as_str().unwrap_or_default(),
+                    (g["start"].as_i64(), g["end"].as_i64()),
+                    (g["result"].clone(), g["wm"].as_i64().unwrap_or_default()),
+                ),
                 Some("fire") => out.fire(
                     g["key"].as_str().unwrap_or_default(),
                     (g["start"].as_i64(), g["end"].as_i64()),
@@ -46,6 +64,34 @@ impl WindowResults {
     pub fn fire(&mut self, key: &str, (start, end): (Option<i64>, Option<i64>), result: (i64, u64, i64)) {
         self.fires.entry((key.to_string(), start, end)).or_default().push(result);
     }
+
+    pub fn result(&mut self, key: &str, (start, end): (Option<i64>, Option<i64>), result: (Value, i64)) {
+        self.results.entry((key.to_string(), start, end)).or_default().push(result);
+    }
+
+    /// A printed result of the window at watermark `wm`.
+    pub fn printed(&mut self, key: &str, window: (Option<i64>, Option<i64>), printed: Printed, wm: i64) {
+        match printed {
+            Printed::SumAndCount(sum, count) => self.fire(key, window, (sum, count, wm)),
+            Printed::Aggregate(result) => self.result(key, window, (result, wm)),
+        }
+    }
+}
+
+/// What a printed window result carries: the elements' sum and count (the buffering
+/// `SumAndCount`) or a course aggregate's result as the oracle writes it.
+pub enum Printed {
+    SumAndCount(i64, u64),
+    Aggregate(Value),
+}
+
+/// A LatencySketch result as the oracle writes it: `approximate` only when true.
+pub fn latency_result(p50: i64, p99: i64, n: u64, approximate: bool) -> Value {
+    let mut o = serde_json::json!({"n": n, "p50_ms": p50, "p99_ms": p99});
+    if approximate {
+        o["approximate"] = Value::Bool(true);
+    }
+    o
 }
 
 /// Checks a window job's printed results against the reference.
@@ -53,6 +99,7 @@ pub fn check_window_results(name: &str, ours: &WindowResults, reference: &[Value
     let theirs = WindowResults::from_oracle(reference);
     let report = format!("{name}: generated program printed\n{}", printed.join("\n"));
     assert_eq!(ours.fires, theirs.fires, "fires per window differ: {report}");
+    assert_eq!(ours.results, theirs.results, "aggregate results per window differ: {report}");
     assert_eq!(ours.late, theirs.late, "late records differ: {report}");
     assert_eq!(ours.errors, theirs.errors, "errors differ: {report}");
 }

@@ -184,7 +184,7 @@ pub(super) fn elements(t: &mut Text, s: &Scenario, events: bool, marker_rows: bo
                 }
             }
             InputItem::Control(c) => {
-                t.line(format!("    # {} (left out: a program cannot kill its own TaskManager)", c.kind.name()));
+                t.line(format!("    # {} (left out: this program runs without a failure)", c.kind.name()));
             }
         }
     }
