@@ -1,5 +1,9 @@
-// Scenario links and page geometry shared by the e2e tests.
+// Scenario links, page geometry and the command line, shared by the e2e tests.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './harness.mjs';
 
 export const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
 /** `#scenario=<base64url JSON>&step=…` for a scenario object. */
@@ -21,4 +25,17 @@ export async function centre(locator) {
   const box = await locator.boundingBox();
   assert.ok(box, 'element not visible');
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/**
+ * `tidemark ARGS…`'s stdout: TIDEMARK_BIN, or the debug build of the native stage, or else
+ * `cargo run` (which builds it first). A non-zero exit fails the test with its stderr.
+ */
+export function tidemarkCli(args) {
+  const built = join(process.env.CARGO_TARGET_DIR || join(REPO_ROOT, 'target'), 'debug', 'tidemark');
+  const bin = process.env.TIDEMARK_BIN || (existsSync(built) ? built : null);
+  const [cmd, argv] = bin ? [bin, args] : ['cargo', ['run', '--quiet', '--offline', '--bin', 'tidemark', '--', ...args]];
+  const r = spawnSync(cmd, argv, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 256 << 20 });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
 }
