@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from './harness.mjs';
+import { REPO_ROOT, openPage } from './harness.mjs';
 
 export const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
 /** `#scenario=<base64url JSON>&step=…` for a scenario object. */
@@ -38,4 +38,30 @@ export function tidemarkCli(args) {
   const r = spawnSync(cmd, argv, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 256 << 20 });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
+}
+
+/**
+ * A host page whose iframe (`width`x`height`) shows the app at `path` (relative to the app's URL
+ * `base`), sandboxed without allow-same-origin: an opaque origin, where `new Worker` throws. The
+ * files are served with CORS, as a host that embeds the app must. Resolves to openPage's result
+ * plus `frame` (the iframe's FrameLocator), once the timeline shows in it.
+ */
+export async function sandboxedApp(browser, base, path, [width, height] = [1200, 800]) {
+  const root = base.endsWith('/') ? base : `${base}/`;
+  const host = await openPage(browser, 'about:blank');
+  await host.page.route(`${root}**`, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.endsWith('/sandbox-host.html')) {
+      return route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>host</title><iframe sandbox="allow-scripts" width="${width}" height="${height}" src="${path}"></iframe>`,
+      });
+    }
+    const response = await route.fetch();
+    return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+  });
+  await host.page.goto(new URL('sandbox-host.html', root).href);
+  const frame = host.page.frameLocator('iframe');
+  await frame.locator('[data-testid="timeline"]').waitFor({ timeout: 30000 });
+  return { ...host, frame };
 }

@@ -19,6 +19,7 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 use yew::prelude::*;
 
 use crate::import::{Format, ImportError, Imported, Progress, Role, TimeUnit};
+use crate::sinks::estimate::grouped;
 use crate::ui::import_worker::{ImportWorker, News};
 use crate::ui::state::import_flow::{CHUNK_ROWS, FlowAction, ImportFlow, Parser, Phase, column_label, summary};
 
@@ -259,7 +260,7 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
             let pct = if *total_bytes == 0 { 100 } else { bytes_read * 100 / total_bytes };
             html! {
                 <div class="import-progress" data-testid="import-progress">
-                    <label for="import-progress-bar">{ format!("Reading {} rows so far ({pct} %)", rows) }</label>
+                    <label for="import-progress-bar">{ format!("Reading {} rows so far ({pct} %)", grouped(u128::from(*rows))) }</label>
                     <progress id="import-progress-bar" max={total_bytes.to_string()} value={bytes_read.to_string()}>{ format!("{pct} %") }</progress>
                     <div class="dialog-buttons">
                         <button data-testid="import-parse-cancel" onclick={cancel}>{ "Cancel reading" }</button>
