@@ -155,8 +155,9 @@ test('Cancel during the worker parse leaves the previous scenario untouched', { 
   await request;
   const bar = page.getByRole('progressbar', { name: /^Reading 0 rows so far/ });
   assert.equal(await bar.getAttribute('max'), String(FILE.buffer.length));
-  // The keyboard's way: the button takes the focus and Enter presses it.
-  await page.getByRole('button', { name: 'Cancel reading' }).focus();
+  // The keyboard's way: the focus went from Import to Cancel reading, and Enter presses it.
+  await page.getByRole('button', { name: 'Cancel reading' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'import-parse-cancel');
   await page.keyboard.press('Enter');
   await page.locator('[data-testid="import-dialog"][data-phase="mapping"]').waitFor();
   assert.equal(await page.locator('[data-testid="import-dialog-error"]').count(), 0, 'a cancel is no error');

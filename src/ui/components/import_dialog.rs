@@ -194,6 +194,21 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
             }
         });
     }
+    // A phase's view replaces the control that had the focus (Import, Skip…): the focus goes to
+    // the new view's first control (Cancel reading while it reads), so Escape and Tab still work.
+    {
+        let dialog_ref = dialog_ref.clone();
+        use_effect_with(discriminant(&f.phase), move |_| {
+            let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+            if let Some(d) = dialog_ref.cast::<Element>()
+                && !active.is_some_and(|a| d.contains(Some(&a)))
+                && let Ok(Some(first)) = d.query_selector(FOCUSABLE)
+                && let Ok(first) = first.dyn_into::<HtmlElement>()
+            {
+                let _ = first.focus();
+            }
+        });
+    }
     // The phase's side effects: start the parse (again on the main thread after a worker failed),
     // let the worker go when the parse is over, hand over the scenario, say "cancelled".
     {
