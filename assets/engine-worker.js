@@ -1,10 +1,16 @@
-// The engine's Web Worker (src/worker.rs, TIMELINE_CONTRACT.md §3), a module worker started by the
-// page's runner (src/ui/worker_runner.rs) as `engine-worker.js?js=<tidemark-worker-….js>`: it loads
-// that module (the hashed name is the loader script's data-worker, written by
-// scripts/trunk-post-build.mjs), then answers each message, an ArrayBuffer with a run request, with
-// an ArrayBuffer (transferred, not copied) that holds the run. A module that does not load is
-// reported as { failed } and the page falls back to its main-thread runner.
-const js = new URL(new URL(self.location.href).searchParams.get('js') || '', self.location.href).href;
+// The page's Web Worker (src/worker.rs, TIMELINE_CONTRACT.md §3), a module worker started as
+// `engine-worker.js?js=<tidemark-worker-….js>[&task=import]`: it loads that module (the hashed name
+// is the loader script's data-worker, written by scripts/trunk-post-build.mjs), then answers each
+// message, an ArrayBuffer:
+// - the engine (no task; the page's runner, src/ui/worker_runner.rs): a run request, answered with
+//   an ArrayBuffer (transferred, not copied) that holds the run;
+// - task=import (the import dialog, src/ui/import_worker.rs, a worker a parse): a file and its
+//   mapping, answered with a progress ArrayBuffer after every chunk and the parsed rows (or the
+//   error) at the end (src/import/wire.rs).
+// A module that does not load is reported as { failed } and the page does the work itself.
+const params = new URL(self.location.href).searchParams;
+const js = new URL(params.get('js') || '', self.location.href).href;
+const task = params.get('task');
 const ready = import(js).then(async (m) => {
   const wasm = await m.default({ module_or_path: js.replace(/\.js$/, '_bg.wasm') });
   // For scripts/bench (e2e/scale-perf.bench.mjs): the worker's share of the page's memory.
@@ -12,8 +18,12 @@ const ready = import(js).then(async (m) => {
   return m;
 });
 ready.catch((e) => self.postMessage({ failed: String(e && e.message ? e.message : e) }));
+const post = (bytes) => self.postMessage(bytes.buffer, [bytes.buffer]);
 self.onmessage = async (e) => {
   const m = await ready;
-  const out = m.answer(new Uint8Array(e.data));
-  self.postMessage(out.buffer, [out.buffer]);
+  if (task === 'import') {
+    post(m.parse_import(new Uint8Array(e.data), post));
+  } else {
+    post(m.answer(new Uint8Array(e.data)));
+  }
 };

@@ -6,28 +6,20 @@
 // output against the page's data-run-digest).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, runSettled, until, REPO_ROOT } from './harness.mjs';
+import { openApp, runSettled, until } from './harness.mjs';
 import { stream } from './stream.mjs';
+import { tidemarkCli } from './fixtures.mjs';
 
-/**
- * `tidemark run FILE`'s stdout: TIDEMARK_BIN, or the debug build of the native stage, or else
- * `cargo run` (which builds it first).
- */
+/** `tidemark run FILE`'s stdout for the scenario. */
 function cliRun(scenario) {
   const dir = mkdtempSync(join(tmpdir(), 'tidemark-scale-'));
   try {
     const file = join(dir, 'scenario.json');
     writeFileSync(file, JSON.stringify(scenario));
-    const built = join(process.env.CARGO_TARGET_DIR || join(REPO_ROOT, 'target'), 'debug', 'tidemark');
-    const bin = process.env.TIDEMARK_BIN || (existsSync(built) ? built : null);
-    const [cmd, args] = bin ? [bin, ['run', file]] : ['cargo', ['run', '--quiet', '--offline', '--bin', 'tidemark', '--', 'run', file]];
-    const r = spawnSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 256 << 20 });
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout;
+    return tidemarkCli(['run', file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appBrowser, openApp, openPage, runSettled, until } from './harness.mjs';
 import { stream } from './stream.mjs';
+import { sandboxedApp } from './fixtures.mjs';
 
 const status = (frame) => frame.locator('[data-testid="run-status"]');
 const digest = (frame) => frame.locator('[data-testid="outputs"]').getAttribute('data-run-digest');
@@ -47,23 +48,9 @@ test('in a sandboxed iframe (no worker) the main-thread runner gives the same ou
   assert.equal(await status(top.page).getAttribute('data-runner'), 'worker');
   const expected = await digest(top.page);
 
-  // A host page whose iframe is sandboxed without allow-same-origin: an opaque origin, where
-  // `new Worker` throws. The files are served with CORS, as a host that embeds the app must.
-  const host = await openPage(browser, 'about:blank');
-  await host.page.route(`${root}**`, async (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname.endsWith('/sandbox-host.html')) {
-      return route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><title>host</title><iframe sandbox="allow-scripts" width="1200" height="800" src="${linkTo(sc)}"></iframe>`,
-      });
-    }
-    const response = await route.fetch();
-    return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
-  });
-  await host.page.goto(new URL('sandbox-host.html', root).href);
-  const frame = host.page.frameLocator('iframe');
-  await frame.locator('[data-testid="timeline"]').waitFor({ timeout: 30000 });
+  // A host page whose iframe is sandboxed (no worker can be made there).
+  const host = await sandboxedApp(browser, base, linkTo(sc));
+  const { frame } = host;
   await until(host.page, 'the framed run', () => status(frame).getAttribute('data-state'), (v) => v === 'done', 30000);
   assert.equal(await status(frame).getAttribute('data-runner'), 'main-thread');
   assert.equal(await frame.locator('[data-testid="scene"]').getAttribute('data-elements'), '2500');

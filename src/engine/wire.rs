@@ -70,7 +70,7 @@ macro_rules! wire_int {
         }
     )*};
 }
-wire_int!(i64, u64, u32, u8);
+wire_int!(i64, u64, i32, u32, u8);
 
 impl Wire for usize {
     fn put(&self, out: &mut Vec<u8>) {
@@ -209,6 +209,9 @@ macro_rules! wire_enum {
         }
     };
 }
+
+// For the other wire formats of the crate (`import::wire`).
+pub(crate) use {wire_enum, wire_struct};
 
 wire_struct!(TimeWindow { start, end });
 wire_struct!(TimerPurpose { trigger, cleanup });

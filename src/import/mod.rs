@@ -5,6 +5,7 @@
 //! ```text
 //!  bytes ──preview──▶ Preview (first rows, columns, a guessed ImportSpec) ──the user edits──▶ ImportSpec
 //!  bytes + ImportSpec ──ImportJob::step (chunks, progress)──▶ Parsed (elements, bad rows with lines, warnings)
+//!                      (in the page over 1 MB: in a Web Worker, `wire`: the request, progress and result as bytes)
 //!  Parsed + BadRowPolicy (skip | cancel) + ScenarioOptions ──build_scenario──▶ Imported (Scenario with a
 //!                                                          suggested bounded out-of-orderness)
 //!  Scenario + bounds ──lateness::report──▶ LatenessReport (late share, on time / late-fired / dropped
@@ -24,6 +25,7 @@ mod parse;
 mod preview;
 mod stream;
 pub mod timestamp;
+pub mod wire;
 
 pub use lateness::{BoundRow, BoundSuggestion, LatenessReport, Method, ReportError};
 pub use parse::{ImportJob, ImportedElement, Limits, MAX_BAD_ROWS_KEPT, Parsed, Progress, parse, parse_with_progress};

@@ -11,7 +11,7 @@
 //! - `state`: `AppState` split by concern, with its one reducer (`AppState::dispatch`); pure, tested natively.
 //! - `scene`: the canvas as items (built from the view fold at the playhead and the viewport), hit
 //!   testing and keyboard moves on them; `runner`: engine runs as effects (`worker_runner`: in a
-//!   Web Worker); `storage`: the autosave.
+//!   Web Worker; `import_worker`: the import's parse of a large file in one); `storage`: the autosave.
 //! - `hooks`: the browser's events and effects as named hooks; `components`: one component a file.
 //! - `geometry` (event time ↔ pixels), `fragment` (the URL contract), `history` (undo, generic).
 pub mod action;
@@ -23,6 +23,7 @@ pub mod fragment;
 pub mod geometry;
 pub mod history;
 pub mod hooks;
+pub mod import_worker;
 pub mod runner;
 pub mod scene;
 pub mod state;

@@ -55,8 +55,8 @@ struct Inner {
 /// field stays one undo step; a drag's frame shows its own run). Larger streams go to the worker.
 pub const RUN_HERE_MAX: usize = 2_000;
 
-/// The worker script's URL, when this page can have a worker.
-fn worker_url() -> Option<String> {
+/// The worker script's URL, when this page can have a worker (also the import's, `ui::import_worker`).
+pub(crate) fn worker_url() -> Option<String> {
     let window = web_sys::window()?;
     if window.location().protocol().ok()? == "file:" {
         return None;

@@ -1,19 +1,27 @@
 //! The import dialog: your own stream's columns mapped to key, event time, value, partition and
 //! arrival, the timestamps' unit and offset, the head's warnings and bad rows before anything
-//! loads, the parse (in chunks with a progress bar above 1 MB) and the bad rows' review (skip
-//! them, or cancel). A modal: the focus stays inside (Tab wraps), Escape cancels, and no key
-//! reaches the page's key map. Drawn by the extras module (`src/extras.rs`), which carries the
-//! CSV reader; the flow's state and rules are [`crate::ui::state::import_flow`].
+//! loads, the parse and the bad rows' review (skip them, or cancel). A modal: the focus stays
+//! inside (Tab wraps), Escape cancels, and no key reaches the page's key map. Drawn by the extras
+//! module (`src/extras.rs`), which carries the CSV reader; the flow's state and rules are
+//! [`crate::ui::state::import_flow`].
+//!
+//! The parse: up to 1 MB at once; above, in a Web Worker of its own ([`ImportWorker`]) with a
+//! progress bar (`<progress>`, named by its label) and "Cancel reading", which terminates the
+//! worker. Where no worker can be made, or the worker fails, the same chunked job runs on the main
+//! thread, yielding between chunks of [`CHUNK_ROWS`] rows. Test hook: the dialog's `data-parser`
+//! says where the current or last parse ran, `worker` or `main-thread`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::import::{Format, Imported, Progress, Role, TimeUnit};
-use crate::ui::state::import_flow::{CHUNK_ROWS, FlowAction, ImportFlow, Phase, column_label, summary};
+use crate::import::{Format, ImportError, Imported, Progress, Role, TimeUnit};
+use crate::sinks::estimate::grouped;
+use crate::ui::import_worker::{ImportWorker, News};
+use crate::ui::state::import_flow::{CHUNK_ROWS, FlowAction, ImportFlow, Parser, Phase, column_label, summary};
 
 #[derive(Properties, PartialEq)]
 pub struct ImportDialogProps {
@@ -70,10 +78,53 @@ async fn next_task() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
-/// Parses the whole file: at once up to 1 MB, else in chunks of [`CHUNK_ROWS`] rows with a
-/// progress report after each, until done or `cancel` is set. The same protocol (progress, then
-/// the parsed rows) is what a Web Worker would post.
-fn parse(flow: &ImportFlow, dispatch: UseReducerDispatcher<Flow>, cancel: Rc<Cell<bool>>) {
+/// The parse under way: stopping it drops the worker (terminated) or stops the chunks.
+#[derive(Default)]
+struct Running {
+    cancel: Rc<Cell<bool>>,
+    worker: Option<ImportWorker>,
+}
+
+impl Running {
+    fn stop(&mut self) {
+        self.cancel.set(true);
+        self.worker = None;
+    }
+}
+
+/// Starts the parse the flow is waiting for: in a worker when the file wants one and one can be
+/// made, else on the main thread; says which ([`FlowAction::ParseOn`]).
+fn start_parse(flow: &ImportFlow, dispatch: UseReducerDispatcher<Flow>, running: &RefCell<Running>) {
+    let mut running = running.borrow_mut();
+    running.stop();
+    if flow.wants_worker()
+        && let Some(spec) = &flow.spec
+    {
+        let to = dispatch.clone();
+        let worker = ImportWorker::start(spec, &flow.bytes, move |news| {
+            to.dispatch(match news {
+                News::Progress(p) => FlowAction::Progress(p),
+                News::Done(result) => FlowAction::Parsed(result.map(Rc::new)),
+                News::Failed(why) => FlowAction::WorkerFailed(why),
+            })
+        });
+        if let Some(w) = worker {
+            running.worker = Some(w);
+            drop(running);
+            return dispatch.dispatch(FlowAction::ParseOn(Parser::Worker));
+        }
+    }
+    let cancel = Rc::new(Cell::new(false));
+    running.cancel = cancel.clone();
+    drop(running);
+    dispatch.dispatch(FlowAction::ParseOn(Parser::MainThread));
+    parse_here(flow, dispatch, cancel);
+}
+
+/// Parses the whole file on the main thread: at once up to 1 MB, else in chunks of
+/// [`CHUNK_ROWS`] rows with a progress report after each, until done or `cancel` is set (whoever
+/// sets it says what happened). The same protocol (progress, then the parsed rows) as the worker's.
+fn parse_here(flow: &ImportFlow, dispatch: UseReducerDispatcher<Flow>, cancel: Rc<Cell<bool>>) {
     let mut job = match flow.job() {
         Ok(j) => j,
         Err(e) => return dispatch.dispatch(FlowAction::Parsed(Err(e))),
@@ -85,7 +136,7 @@ fn parse(flow: &ImportFlow, dispatch: UseReducerDispatcher<Flow>, cancel: Rc<Cel
         loop {
             next_task().await;
             if cancel.get() {
-                return dispatch.dispatch(FlowAction::Parsed(Err(crate::import::ImportError::Cancelled)));
+                return;
             }
             match job.step(CHUNK_ROWS) {
                 Ok(Progress { done: true, .. }) => break,
@@ -118,8 +169,13 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
         move || Flow(ImportFlow::new(&name, bytes))
     });
     let dialog_ref = use_node_ref();
-    let cancel_parse = use_mut_ref(|| Rc::new(Cell::new(false)));
+    let running = use_mut_ref(Running::default);
     let f = &flow.0;
+    // A parse still running when the dialog goes (the page closed it) stops: its worker is terminated.
+    {
+        let running = running.clone();
+        use_effect_with((), move |_| move || running.borrow_mut().stop());
+    }
     // The focus goes into the dialog when it opens; the page's focus comes back when it closes.
     {
         let dialog_ref = dialog_ref.clone();
@@ -138,24 +194,41 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
             }
         });
     }
-    // The phase's side effects: start the parse, hand over the scenario, say "cancelled".
+    // A phase's view replaces the control that had the focus (Import, Skip…): the focus goes to
+    // the new view's first control (Cancel reading while it reads), so Escape and Tab still work.
+    {
+        let dialog_ref = dialog_ref.clone();
+        use_effect_with(discriminant(&f.phase), move |_| {
+            let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+            if let Some(d) = dialog_ref.cast::<Element>()
+                && !active.is_some_and(|a| d.contains(Some(&a)))
+                && let Ok(Some(first)) = d.query_selector(FOCUSABLE)
+                && let Ok(first) = first.dyn_into::<HtmlElement>()
+            {
+                let _ = first.focus();
+            }
+        });
+    }
+    // The phase's side effects: start the parse (again on the main thread after a worker failed),
+    // let the worker go when the parse is over, hand over the scenario, say "cancelled".
     {
         let (dispatch, on_load, on_cancel) = (flow.dispatcher(), p.on_load.clone(), p.on_cancel.clone());
-        let cancel_parse = cancel_parse.clone();
-        let started = matches!(f.phase, Phase::Parsing { bytes_read: 0, .. });
-        use_effect_with((discriminant(&f.phase), started), {
+        let running = running.clone();
+        use_effect_with((discriminant(&f.phase), f.parse_unplaced()), {
             let flow = flow.clone();
             move |_| match &flow.0.phase {
-                Phase::Parsing { bytes_read: 0, .. } => {
-                    let cancel = Rc::new(Cell::new(false));
-                    *cancel_parse.borrow_mut() = cancel.clone();
-                    parse(&flow.0, dispatch, cancel);
+                Phase::Parsing { .. } if flow.0.parse_unplaced() => start_parse(&flow.0, dispatch, &running),
+                Phase::Parsing { .. } => {}
+                phase => {
+                    running.borrow_mut().stop();
+                    match phase {
+                        Phase::Load(imported) => {
+                            on_load.emit((imported.scenario.to_json().to_string(), summary(&flow.0.name, imported)))
+                        }
+                        Phase::Cancelled => on_cancel.emit(()),
+                        _ => {}
+                    }
                 }
-                Phase::Load(imported) => {
-                    on_load.emit((imported.scenario.to_json().to_string(), summary(&flow.0.name, imported)))
-                }
-                Phase::Cancelled => on_cancel.emit(()),
-                _ => {}
             }
         });
     }
@@ -164,14 +237,14 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
         Callback::from(move |_| flow.dispatch(a.clone()))
     };
     let onkeydown = {
-        let (flow, dialog_ref, cancel_parse) = (flow.clone(), dialog_ref.clone(), cancel_parse.clone());
+        let (flow, dialog_ref, running) = (flow.clone(), dialog_ref.clone(), running.clone());
         Callback::from(move |e: KeyboardEvent| {
             // The page's key map (arrows, space, Ctrl+Z) is not for the dialog's controls.
             e.stop_propagation();
             match e.key().as_str() {
                 "Escape" => {
                     e.prevent_default();
-                    cancel_parse.borrow().set(true);
+                    running.borrow_mut().stop();
                     flow.dispatch(FlowAction::Cancel);
                 }
                 "Tab" => {
@@ -193,13 +266,16 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
         Phase::Mapping => mapping_view(&flow),
         Phase::Parsing { bytes_read, total_bytes, rows } => {
             let cancel = {
-                let cancel_parse = cancel_parse.clone();
-                Callback::from(move |_| cancel_parse.borrow().set(true))
+                let (running, flow) = (running.clone(), flow.clone());
+                Callback::from(move |_| {
+                    running.borrow_mut().stop();
+                    flow.dispatch(FlowAction::Parsed(Err(ImportError::Cancelled)));
+                })
             };
             let pct = if *total_bytes == 0 { 100 } else { bytes_read * 100 / total_bytes };
             html! {
                 <div class="import-progress" data-testid="import-progress">
-                    <label for="import-progress-bar">{ format!("Reading {} rows so far ({pct} %)", rows) }</label>
+                    <label for="import-progress-bar">{ format!("Reading {} rows so far ({pct} %)", grouped(u128::from(*rows))) }</label>
                     <progress id="import-progress-bar" max={total_bytes.to_string()} value={bytes_read.to_string()}>{ format!("{pct} %") }</progress>
                     <div class="dialog-buttons">
                         <button data-testid="import-parse-cancel" onclick={cancel}>{ "Cancel reading" }</button>
@@ -244,7 +320,8 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
     html! {
         <div class="dialog-backdrop">
             <div class="dialog import-dialog" role="dialog" aria-modal="true" aria-labelledby="import-title"
-                 data-testid="import-dialog" data-phase={phase_name(&f.phase)} ref={dialog_ref} {onkeydown}>
+                 data-testid="import-dialog" data-phase={phase_name(&f.phase)} data-parser={f.parser.map(Parser::name)}
+                 ref={dialog_ref} {onkeydown}>
                 <h2 id="import-title">{ title }</h2>
                 if let Some(e) = &f.error {
                     <p class="field-error" role="alert" data-testid="import-dialog-error">{ format!("Nothing was loaded: {e}") }</p>
@@ -470,7 +547,7 @@ fn mapping_view(flow: &UseReducerHandle<Flow>) -> Html {
             <p class="import-note">
                 { "Loads with bounded out-of-orderness, its bound suggested from the data, and 1-minute tumbling windows; the configuration panel changes them as for any scenario. Your current scenario stays one undo away." }
                 if f.chunked() {
-                    { format!(" The file is {} MB: it is read in chunks, with a progress bar.", f.bytes.len() >> 20) }
+                    { format!(" The file is {:.1} MB: it is read in the background, with a progress bar.", f.bytes.len() as f64 / 1_048_576.0) }
                 }
             </p>
             <div class="dialog-buttons">

@@ -3,14 +3,16 @@
 //! reducer reads the head ([`crate::import::preview`]), keeps the user's mapping and re-reads
 //! the head with it on every change (the bad rows and warnings shown before loading, "seconds
 //! read as milliseconds" among them), takes the parse's progress and result, and makes the
-//! scenario when the user chooses. The parse itself runs outside ([`ImportFlow::job`]): in chunks
-//! between frames, or in a worker, which only report [`FlowAction::Progress`] and
-//! [`FlowAction::Parsed`].
+//! scenario when the user chooses. The parse itself runs outside ([`ImportFlow::job`]): files over
+//! 1 MB in a Web Worker (`ui::import_worker`), or where there is none in chunks between frames on
+//! the main thread; both only report [`FlowAction::Progress`] and [`FlowAction::Parsed`], and the
+//! component says which one it is with [`FlowAction::ParseOn`]. A worker that fails
+//! ([`FlowAction::WorkerFailed`]) hands the parse to the main thread, from the start.
 //!
 //! ```text
 //!  Paste ──Read──▶ Mapping ──Import──▶ Parsing (progress, cancel) ──▶ Review (bad rows, warnings) ──▶ Load
-//!    (no file)      columns, units,     files over 1 MB in chunks       skip N bad rows | back | cancel
-//!                   offset, warnings    (smaller ones at once)          nothing bad: straight to Load
+//!    (no file)      columns, units,     over 1 MB in a worker, else     skip N bad rows | back | cancel
+//!                   offset, warnings    in chunks (small ones at once)  nothing bad: straight to Load
 //! ```
 
 use std::rc::Rc;
@@ -20,9 +22,9 @@ use crate::import::{
     ScenarioOptions, TimeUnit, UtcOffset,
 };
 
-/// Files larger than this are parsed in chunks with a progress bar (the issue's 1 MB).
+/// Files larger than this are parsed in a Web Worker (or in chunks), with a progress bar (the issue's 1 MB).
 pub const CHUNKED_BYTES: usize = 1 << 20;
-/// Rows a chunk reads before the parse yields.
+/// Rows a chunk of the main thread's parse reads before it yields.
 pub const CHUNK_ROWS: usize = 20_000;
 /// Rows of the file the mapping dialog shows.
 pub const PREVIEW_ROWS: usize = 8;
@@ -44,6 +46,24 @@ pub enum Phase {
     Load(Rc<Imported>),
     /// Cancelled: nothing is loaded.
     Cancelled,
+}
+
+/// Where the parse runs (the dialog's `data-parser` test hook).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parser {
+    /// A Web Worker of its own (files over 1 MB).
+    Worker,
+    /// The page's thread: at once up to 1 MB, in chunks above where no worker can be made.
+    MainThread,
+}
+
+impl Parser {
+    pub fn name(self) -> &'static str {
+        match self {
+            Parser::Worker => "worker",
+            Parser::MainThread => "main-thread",
+        }
+    }
 }
 
 /// What the head says about the current mapping, before anything is loaded.
@@ -74,6 +94,10 @@ pub struct ImportFlow {
     pub trial: Trial,
     /// Why the last step failed (nothing was loaded).
     pub error: Option<String>,
+    /// Where the current (or last) parse runs; `None` while the component has not said.
+    pub parser: Option<Parser>,
+    /// A worker failed on this file: it is parsed on the main thread from now on.
+    pub worker_failed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +114,10 @@ pub enum FlowAction {
     SetHeader(bool),
     /// The user pressed Import: the parse starts.
     Start,
+    /// The component started the parse here.
+    ParseOn(Parser),
+    /// The worker could not parse (why): the parse starts again on the main thread.
+    WorkerFailed(String),
     Progress(Progress),
     Parsed(Result<Rc<Parsed>, ImportError>),
     /// Load the good rows, skipping the bad ones.
@@ -113,6 +141,8 @@ impl ImportFlow {
             offset_error: None,
             trial: Trial::default(),
             error: None,
+            parser: None,
+            worker_failed: false,
         };
         if !f.bytes.is_empty() {
             f.read_head();
@@ -120,9 +150,19 @@ impl ImportFlow {
         f
     }
 
-    /// Whether the whole file is parsed in chunks (with a progress bar) rather than at once.
+    /// Whether the whole file is parsed with a progress bar (in a worker, or in chunks) rather than at once.
     pub fn chunked(&self) -> bool {
         self.bytes.len() > CHUNKED_BYTES
+    }
+
+    /// Whether the parse should go to a Web Worker: a file over 1 MB, and no worker failed on it.
+    pub fn wants_worker(&self) -> bool {
+        self.chunked() && !self.worker_failed
+    }
+
+    /// The parse has started and waits for the component to say where it runs.
+    pub fn parse_unplaced(&self) -> bool {
+        matches!(self.phase, Phase::Parsing { .. }) && self.parser.is_none()
     }
 
     /// The parse of the whole file with the user's mapping (run by the component, or a worker).
@@ -208,6 +248,19 @@ impl ImportFlow {
             FlowAction::Start => {
                 if self.can_start() {
                     self.error = None;
+                    self.parser = None;
+                    self.phase = Phase::Parsing { bytes_read: 0, total_bytes: self.bytes.len() as u64, rows: 0 };
+                }
+            }
+            FlowAction::ParseOn(parser) => {
+                if matches!(self.phase, Phase::Parsing { .. }) {
+                    self.parser = Some(parser);
+                }
+            }
+            FlowAction::WorkerFailed(_) => {
+                if matches!(self.phase, Phase::Parsing { .. }) && self.parser == Some(Parser::Worker) {
+                    self.worker_failed = true;
+                    self.parser = None;
                     self.phase = Phase::Parsing { bytes_read: 0, total_bytes: self.bytes.len() as u64, rows: 0 };
                 }
             }
@@ -492,16 +545,21 @@ mod tests {
         assert!(empty.error.is_some());
     }
 
-    /// A file over 1 MB is parsed in chunks; the progress moves and a cancel loads nothing.
-    #[test]
-    fn large_files_parse_in_chunks_and_cancel() {
+    /// A CSV just over 1 MB (about 44,000 rows).
+    fn big_csv() -> ImportFlow {
         let mut text = String::from("key,ts\n");
         let mut i = 0u64;
         while text.len() <= CHUNKED_BYTES {
-            text.push_str(&format!("k{},{}\n", i % 7, i * 10));
+            text.push_str(&format!("sensor-{},{}\n", i % 7, 1_700_000_000_000 + i * 10));
             i += 1;
         }
-        let mut f = ImportFlow::new("big.csv", Rc::from(text.into_bytes()));
+        ImportFlow::new("big.csv", Rc::from(text.into_bytes()))
+    }
+
+    /// A file over 1 MB is parsed in chunks; the progress moves and a cancel loads nothing.
+    #[test]
+    fn large_files_parse_in_chunks_and_cancel() {
+        let mut f = big_csv();
         assert!(f.chunked());
         f.reduce(FlowAction::Start);
         let Ok(mut job) = f.job() else { panic!("job") };
@@ -512,5 +570,36 @@ mod tests {
         f.reduce(FlowAction::Parsed(Err(ImportError::Cancelled)));
         assert_eq!(f.phase, Phase::Mapping);
         assert_eq!(f.error, None);
+    }
+
+    /// Where the parse runs is the component's to say; a worker that fails hands the parse to the
+    /// main thread from the start, and this file is not given to a worker again.
+    #[test]
+    fn a_failed_worker_hands_the_parse_to_the_main_thread() {
+        let mut f = big_csv();
+        assert!(f.wants_worker() && !f.parse_unplaced());
+        f.reduce(FlowAction::ParseOn(Parser::Worker));
+        assert_eq!(f.parser, None, "not parsing yet: nothing to place");
+        f.reduce(FlowAction::Start);
+        assert!(f.parse_unplaced());
+        f.reduce(FlowAction::ParseOn(Parser::Worker));
+        assert!(!f.parse_unplaced());
+        assert_eq!(f.parser.map(Parser::name), Some("worker"));
+        let Ok(mut job) = f.job() else { panic!("job") };
+        let Ok(p) = job.step(1000) else { panic!("step") };
+        f.reduce(FlowAction::Progress(p));
+        f.reduce(FlowAction::WorkerFailed("the module did not load".into()));
+        let total = f.bytes.len() as u64;
+        assert_eq!(f.phase, Phase::Parsing { bytes_read: 0, total_bytes: total, rows: 0 }, "from the start");
+        assert!(f.parse_unplaced() && !f.wants_worker() && f.worker_failed);
+        f.reduce(FlowAction::ParseOn(Parser::MainThread));
+        // A failure said by a worker no longer in charge changes nothing.
+        f.reduce(FlowAction::WorkerFailed("late".into()));
+        assert_eq!(f.parser, Some(Parser::MainThread));
+        let Ok(job) = f.job() else { panic!("job") };
+        f.reduce(FlowAction::Parsed(job.finish().map(Rc::new)));
+        let Phase::Load(imported) = &f.phase else { panic!("{:?} {:?}", f.phase, f.error) };
+        assert!(imported.scenario.input.len() > 40_000);
+        assert_eq!(f.parser.map(Parser::name), Some("main-thread"), "the hook still says where it ran");
     }
 }
