@@ -19,11 +19,15 @@ const ready = import(js).then(async (m) => {
 });
 ready.catch((e) => self.postMessage({ failed: String(e && e.message ? e.message : e) }));
 const post = (bytes) => self.postMessage(bytes.buffer, [bytes.buffer]);
+// For e2e/worker.test.mjs alone: a test that must catch a run in flight sets
+// self.__tidemarkHoldRuns to a promise from outside (Playwright's worker.evaluate), and runs wait
+// for it. Nothing in the page can reach this worker's global scope.
 self.onmessage = async (e) => {
   const m = await ready;
   if (task === 'import') {
     post(m.parse_import(new Uint8Array(e.data), post));
   } else {
+    if (self.__tidemarkHoldRuns) await self.__tidemarkHoldRuns;
     post(m.answer(new Uint8Array(e.data)));
   }
 };

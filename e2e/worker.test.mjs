@@ -58,15 +58,11 @@ test('in a sandboxed iframe (no worker) the main-thread runner gives the same ou
   assert.deepEqual(host.pageErrors, []);
 });
 
-// Quarantined (skip with reason): on the loaded machine of 2026-12-02 the 100,000-element run ended
-// between the Cancel button becoming visible and the click in one of two tries, and the import's
-// main-thread parse took over a minute in the other. It needs a run that is slow for certain (a
-// test-only slow scenario, or the worker told to wait); the reducer's side of a cancel is the unit
-// test ui::state::tests::runs::a_cancelled_run_leaves_the_previous_result_on_show.
-test('a long run shows its progress and can be cancelled; the previous result stays', {
-  timeout: 400000,
-  skip: 'racy under load: the run can end before the click (see the comment above)',
-}, async (t) => {
+// A run in flight for certain: the engine worker is told to hold its answers (a test hook of
+// assets/engine-worker.js, set through Playwright's worker.evaluate), so the progress and the
+// Cancel button show however fast the machine is. (Quarantined until 2026-12-03: with a real
+// 100,000-element run, the run could end between the button showing and the click.)
+test('a long run shows its progress and can be cancelled; the previous result stays', { timeout: 120000 }, async (t) => {
   const app = await openApp({ viewport: { width: 1400, height: 900 } });
   t.after(() => app.close());
   const { page } = app;
@@ -74,30 +70,38 @@ test('a long run shows its progress and can be cancelled; the previous result st
   const elements = () => page.locator('[data-testid="scene"]').getAttribute('data-elements');
   const shown = await elements();
   const before = await digest(page);
+  const step = () => page.locator('[data-testid="playhead"]').getAttribute('data-step');
+  const stepBefore = await step();
   const revision = Number(await status(page).getAttribute('data-revision'));
-  const big = stream(100000, 'sliding', 10000);
+  const engine = await until(page, 'the engine worker', () => page.workers().find((w) => /engine-worker\.js/.test(w.url()) && !/task=import/.test(w.url())), (w) => !!w, 30000);
+  await engine.evaluate(() => { self.__tidemarkHoldRuns = new Promise(() => {}); });
+  // More than the 2,000 elements that run on the main thread: this run goes to the worker.
+  const big = stream(2500, 'sliding', 10000);
   await page.locator('[data-testid="import-file"]').setInputFiles({
     name: 'big.json',
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(big)),
   });
   const cancel = page.getByRole('button', { name: 'Cancel run' });
-  // The file is read and parsed on the main thread first (slow on a loaded machine), then the run
-  // goes to the worker: the progress shows 0.4 s after it started.
-  await cancel.waitFor({ state: 'visible', timeout: 180000 });
+  // The progress shows 0.4 s after the run started.
+  await cancel.waitFor({ state: 'visible', timeout: 60000 });
   assert.equal(await status(page).getAttribute('data-state'), 'running');
   assert.equal(await page.locator('[data-testid="run-progress"] progress').count(), 1, 'a progress bar');
-  assert.match(await page.locator('[data-testid="run-progress"]').textContent(), /Running the engine on 100,000 input items/);
+  assert.match(await page.locator('[data-testid="run-progress"]').textContent(), /Running the engine on 2,500 input items/);
   // Keyboard: the button takes the focus and Enter presses it.
   await cancel.focus();
   await page.keyboard.press('Enter');
   const after = await runSettled(page, revision, 30000);
   assert.ok(after > revision, 'the cancel is a new revision');
   assert.equal(await elements(), shown, 'the previous scenario is on show');
+  assert.equal(await step(), stepBefore, 'at its step');
   assert.equal(await digest(page), before, 'with its outputs');
   assert.equal(await page.locator('[data-testid="run-progress"]').count(), 0);
   assert.match(await page.locator('.banner').allTextContents().then((t) => t.join(' ')), /cancelled/);
-  // The worker still runs: an undo brings the cancelled load back, and it runs to the end.
+  // A new worker (without the hold) runs: an undo brings the cancelled load back, and it runs to the end.
+  await page.locator('[data-testid="undo"]').click();
+  await runSettled(page, after, 60000);
+  assert.equal(await elements(), '2500', 'the cancelled load is back and ran');
   assert.equal(await status(page).getAttribute('data-runner'), 'worker');
   assert.deepEqual(app.pageErrors, []);
 });

@@ -113,6 +113,9 @@ pub struct AppState {
     /// Run requests not yet handed to the runner.
     outbox: Vec<RunRequest>,
     after_run: AfterRun,
+    /// The playhead of the run on show, kept from the first request after it: a cancel brings the
+    /// playhead back with the run (a load had moved it to the new scenario's end).
+    step_on_show: Option<usize>,
     /// What `fold` was made for: (run revision, scenario revision, step).
     fold_key: (u64, usize),
     /// The run on show's saved fold states, for `fold`.
@@ -154,6 +157,7 @@ impl AppState {
             runner: RunnerRef(runner),
             outbox: Vec::new(),
             after_run: AfterRun::default(),
+            step_on_show: None,
             fold_key: (0, 0),
             fold_views: FoldViews::default(),
             scene_key: None,
@@ -224,6 +228,9 @@ impl AppState {
 
     /// Leaves a run request for the runner (the reducer never runs the engine).
     fn request(&mut self, request: RunRequest) {
+        if request.slot == RunSlot::Main && self.step_on_show.is_none() {
+            self.step_on_show = Some(self.play.step);
+        }
         self.outbox.push(request);
     }
 
@@ -244,6 +251,9 @@ impl AppState {
     fn cancel_run(&mut self) {
         self.runner.0.cancel();
         let a = self.doc.cancel();
+        if let Some(step) = self.step_on_show.take().filter(|_| a) {
+            self.play.place(step, self.steps());
+        }
         let b = self.compare.as_mut().is_some_and(|c| c.doc.cancel());
         if a || b {
             self.after_run = AfterRun::default();
@@ -266,6 +276,7 @@ impl AppState {
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
             Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),
             Finished::Installed { .. } => {
+                self.step_on_show = None;
                 let steps = self.steps();
                 self.play.place(self.play.step, steps);
                 let after = std::mem::take(&mut self.after_run);

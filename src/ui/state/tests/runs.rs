@@ -111,6 +111,7 @@ fn a_cancelled_run_leaves_the_previous_result_on_show() {
     st.dispatch(Action::Load { scenario: Box::new(scenario(TUMBLING)), step: None, banner: None });
     answer_all(&mut st, &later);
     let (shown_scenario, shown_run) = (st.doc.scenario.clone(), st.doc.run.clone());
+    let step_on_show = st.play.step;
     let mut big = scenario(TUMBLING);
     big.name = "big".to_string();
     big.input.truncate(1);
@@ -124,6 +125,7 @@ fn a_cancelled_run_leaves_the_previous_result_on_show() {
     assert!(revision > asked, "the cancel is a newer revision: {revision} > {asked}");
     assert_eq!(st.doc.scenario, shown_scenario, "the scenario of the run on show is back");
     assert!(Rc::ptr_eq(&st.doc.run, &shown_run), "the run on show stays");
+    assert_eq!(st.play.step, step_on_show, "at the playhead it was shown at (the load had moved it)");
     assert!(st.chrome.banners.iter().any(|b| b.contains("cancelled")));
     for old in cancelled {
         st.dispatch(Action::RunFinished(old));
