@@ -3,6 +3,8 @@
 //! the page); every rejection names a field or says what is wrong. Longer runs:
 //! `PROPTEST_CASES=100000 cargo test --release --test fuzz_loader` (see the README's figures).
 
+mod common;
+
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use tidemark::engine::{Scenario, run, view};
@@ -171,8 +173,35 @@ proptest! {
                 // A round trip through the share-link JSON gives the same scenario.
                 let again = Scenario::from_value(&s.to_json());
                 prop_assert_eq!(again.as_ref().ok(), Some(&s));
+                // The direct writer (run requests, links, the autosave) writes the same text.
+                prop_assert_eq!(s.to_json_string(), s.to_json().to_string());
             }
             Err(e) => prop_assert!(!e.to_string().is_empty()),
         }
     }
+}
+
+/// The direct JSON writer (`Scenario::to_json_string`: run requests to the worker, links, the
+/// autosave) writes the text of `to_json().to_string()` for every preset and parity scenario, and
+/// for elements with every optional field, escapes in keys and events, and the LONG extremes.
+#[test]
+fn the_direct_json_writer_writes_what_the_value_writes() {
+    let mut all = common::presets_and_parity_scenarios();
+    all.push(
+        Scenario::from_value(&json!({
+            "partitions": 2,
+            "input": [
+                {"id": 1, "key": "a \"quoted\" key\n", "ts": "LONG_MAX", "value": "LONG_MIN", "partition": 1,
+                 "arrival": 5, "event": "é \\ \u{1} 🙂"},
+                {"id": 2, "key": "", "ts": -7, "value": 0, "event": "x"},
+                {"wm": 100},
+                {"id": 3, "key": "B", "ts": 12, "value": 3, "arrival": 9}
+            ]
+        }))
+        .expect("valid scenario"),
+    );
+    for s in &all {
+        assert_eq!(s.to_json_string(), s.to_json().to_string(), "{}", s.name);
+    }
+    assert!(all.len() > 100, "presets and the parity corpus: {}", all.len());
 }

@@ -111,7 +111,7 @@ fn z_text(scenario: &Scenario) -> String {
     if let Some(z) = known {
         return z.to_string();
     }
-    let json = scenario.to_json().to_string();
+    let json = scenario.to_json_string();
     let level = if json.len() > FAST_DEFLATE_ABOVE { 6 } else { 9 };
     let z: std::rc::Rc<str> =
         URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level)).into();
@@ -169,7 +169,7 @@ pub fn encode_z(scenario: &Scenario, step: StepParam) -> String {
 
 /// The plain form (without `#`): `scenario=<base64url JSON>&step=<n|end>`.
 pub fn encode_scenario(scenario: &Scenario, step: StepParam) -> String {
-    let json = scenario.to_json().to_string();
+    let json = scenario.to_json_string();
     format!("scenario={}&step={}", URL_SAFE_LENIENT.encode(json.as_bytes()), step_text(step))
 }
 

@@ -85,7 +85,7 @@ impl fmt::Debug for RunnerRef {
 /// The worker echoes the request's revision and slot; the page reads the header first and drops a
 /// stale answer without decoding its run.
 pub fn encode_request(request: &RunRequest) -> Vec<u8> {
-    let json = request.scenario.to_json().to_string();
+    let json = request.scenario.to_json_string();
     let mut out = Vec::with_capacity(json.len() + 9);
     out.extend_from_slice(&request.revision.to_le_bytes());
     out.push(slot_byte(request.slot));

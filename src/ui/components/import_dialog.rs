@@ -223,7 +223,7 @@ pub fn ImportDialog(p: &ImportDialogProps) -> Html {
                     running.borrow_mut().stop();
                     match phase {
                         Phase::Load(imported) => {
-                            on_load.emit((imported.scenario.to_json().to_string(), summary(&flow.0.name, imported)))
+                            on_load.emit((imported.scenario.to_json_string(), summary(&flow.0.name, imported)))
                         }
                         Phase::Cancelled => on_cancel.emit(()),
                         _ => {}

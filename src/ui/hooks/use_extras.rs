@@ -45,7 +45,7 @@ impl PartialEq for ScenarioJson {
 /// The scenario's JSON, computed once per scenario.
 #[hook]
 pub fn use_scenario_json(scenario: &Rc<Scenario>) -> ScenarioJson {
-    let json = use_memo(ScenarioRef(scenario.clone()), |s| ScenarioJson(Rc::from(s.0.to_json().to_string())));
+    let json = use_memo(ScenarioRef(scenario.clone()), |s| ScenarioJson(Rc::from(s.0.to_json_string())));
     (*json).clone()
 }
 
@@ -54,7 +54,7 @@ pub fn use_scenario_json(scenario: &Rc<Scenario>) -> ScenarioJson {
 #[hook]
 pub fn use_scenario_json_when(scenario: &Rc<Scenario>, wanted: bool) -> Option<ScenarioJson> {
     let json = use_memo(wanted.then(|| ScenarioRef(scenario.clone())), |s| {
-        s.as_ref().map(|s| ScenarioJson(Rc::from(s.0.to_json().to_string())))
+        s.as_ref().map(|s| ScenarioJson(Rc::from(s.0.to_json_string())))
     });
     (*json).clone()
 }

@@ -236,7 +236,7 @@ pub fn step_changed(step: usize, steps: usize) -> String {
 pub fn scenario_edited(scenario: &Scenario, title: &str, preset: Option<&str>) -> String {
     message(
         "scenario-edited",
-        &[("scenario", scenario.to_json().to_string()), ("title", text(title)), ("preset", opt_text(preset))],
+        &[("scenario", scenario.to_json_string()), ("title", text(title)), ("preset", opt_text(preset))],
     )
 }
 
@@ -245,7 +245,7 @@ pub fn scenario_reply(scenario: &Scenario, step: usize, steps: usize, title: &st
     message(
         "scenario",
         &[
-            ("scenario", scenario.to_json().to_string()),
+            ("scenario", scenario.to_json_string()),
             ("step", step.to_string()),
             ("steps", steps.to_string()),
             ("title", text(title)),
