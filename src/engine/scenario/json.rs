@@ -1,6 +1,8 @@
 //! Writing a scenario back as the oracle's JSON (what share links, exports and the extras
 //! module carry); `parse.rs` reads it back to the same [`Scenario`].
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value, json};
 
 use super::{
@@ -247,13 +249,19 @@ fn push_num(out: &mut String, v: i64) {
     match v {
         LONG_MAX => out.push_str("\"LONG_MAX\""),
         LONG_MIN => out.push_str("\"LONG_MIN\""),
-        v => out.push_str(&v.to_string()),
+        // Writing to a String cannot fail.
+        v => {
+            let _ = write!(out, "{v}");
+        }
     }
 }
 
-/// Appends `text` as a JSON string.
+/// Appends `text` as a JSON string (serde_json's escaping, as `Value::String` writes it).
 fn push_str(out: &mut String, text: &str) {
-    out.push_str(&Value::from(text).to_string());
+    // A `&str` always serialises.
+    if let Ok(json) = serde_json::to_string(text) {
+        out.push_str(&json);
+    }
 }
 
 /// Appends one input item: the text of `item_value(item).to_string()` (an object's keys in
@@ -276,8 +284,7 @@ fn push_item(out: &mut String, item: &InputItem) {
     out.push_str(",\"key\":");
     push_str(out, &e.key);
     if e.partition != 0 {
-        out.push_str(",\"partition\":");
-        out.push_str(&e.partition.to_string());
+        let _ = write!(out, ",\"partition\":{}", e.partition);
     }
     out.push_str(",\"ts\":");
     push_num(out, e.ts);

@@ -124,7 +124,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
         // Once per list, not per row: it reads the whole input.
         let recovery = scenario.has_recovery();
         Callback::from(move |n: usize| {
-            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, (values, recovery), *i))
+            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, recovery, *i))
         })
     };
     let late_row = {
@@ -159,13 +159,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
 
 /// One window result (a window's firing, a TVF row or a process function's record).
 /// `recovery`: the scenario has checkpoints or crashes (`Scenario::has_recovery`).
-fn output_row(
-    run: &Run,
-    scenario: &Scenario,
-    fresh: &[usize],
-    (values, recovery): (ValueFormat, bool),
-    i: usize,
-) -> Html {
+fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueFormat, recovery: bool, i: usize) -> Html {
     let fresh = fresh.contains(&i);
     match run.outputs.get(i) {
         Some(Output::Fire(f)) => {
