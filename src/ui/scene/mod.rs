@@ -377,6 +377,10 @@ pub struct DiffMark {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub backend: Backend,
+    /// Which full build this is (`SceneInput::build`; 0: none). A drag move's scene
+    /// (`SceneInput::drag_moved`) keeps its build's: the canvas backend redraws its bulk only when
+    /// this changes, and the dragged element follows the pointer in the DOM overlay meanwhile.
+    pub generation: u64,
     /// Canvas units (the backend scales them by `scale` CSS px).
     pub width: f64,
     pub height: f64,

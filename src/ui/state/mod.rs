@@ -52,8 +52,8 @@ use std::rc::Rc;
 
 use crate::ui::action::{Action, Drag, ObjectId};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
-use crate::ui::scene::Scene;
 use crate::ui::scene::fold::{FoldViews, StepFold};
+use crate::ui::scene::{Backend, Scene};
 
 use chrome::Chrome;
 use compare::Compare;
@@ -342,7 +342,15 @@ impl AppState {
         let scene_changed = self.scene_key.as_ref() != Some(&scene_key);
         if scene_changed {
             let input = scene_key.input(&self.doc, &self.fold, self.view.snap_unit());
-            self.scene = Rc::new(input.build());
+            // A drag move whose run is still out (the canvas backend's worker runs): only the
+            // dragged marble moves (`SceneInput::drag_moved`); the run's answer builds in full.
+            let moved = self
+                .scene_key
+                .as_ref()
+                .filter(|_| self.scene.backend == Backend::Canvas && self.compare.is_none())
+                .filter(|old| **old == SceneKey { revision: old.revision, ..scene_key.clone() })
+                .and_then(|_| input.drag_moved(&self.scene));
+            self.scene = Rc::new(moved.unwrap_or_else(|| input.build()));
             self.scene_key = Some(scene_key.clone());
         }
         self.refresh_compare(scene_key, scene_changed);

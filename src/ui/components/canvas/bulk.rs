@@ -67,16 +67,6 @@ fn outcome_ink(o: Option<ElementOutcome>) -> &'static str {
     }
 }
 
-/// Equal when it is the same scene: a scene of 100,000 items is not compared by value.
-#[derive(Clone)]
-struct SceneRef(Rc<Scene>);
-
-impl PartialEq for SceneRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 #[derive(Properties, Clone)]
 pub struct CanvasBackendProps {
     pub scene: Rc<Scene>,
@@ -120,10 +110,12 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     let top = (scroll - MARGIN_PX).clamp(0.0, (h - 1.0).max(0.0)).floor();
     let band = (shown + 2.0 * MARGIN_PX).min(h - top).max(1.0).ceil();
     {
-        let node = node.clone();
-        use_effect_with((SceneRef(p.scene.clone()), top.to_bits(), band.to_bits()), move |(s, _, _)| {
+        // Redrawn for another full build (a drag move's scene keeps its build's generation: the
+        // dragged element moves in the overlay) or another band.
+        let (node, scene) = (node.clone(), p.scene.clone());
+        use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
             if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
-                paint(&canvas, &s.0, top / s.0.scale.max(0.01));
+                paint(&canvas, &scene, top / scene.scale.max(0.01));
             }
         });
     }
@@ -215,6 +207,7 @@ fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64) {
 pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
     let Scene {
         backend: _,
+        generation: _,
         width,
         height: _,
         scale: _,
@@ -338,18 +331,14 @@ fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f
             continue;
         }
         let (fill, stroke) = band_ink(state);
-        ctx.begin_path();
-        for w in &of_state {
-            ctx.rect(w.x0, w.y, w.width, w.height);
-        }
         ctx.set_fill_style_str(fill);
-        ctx.fill();
-        ctx.begin_path();
-        for w in &of_state {
-            ctx.rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+        for (x, y, w, h) in merged_runs(of_state.iter().map(|w| (w.x0, w.y, w.width, w.height))) {
+            ctx.fill_rect(x, y, w, h);
         }
         ctx.set_stroke_style_str(stroke);
-        ctx.stroke();
+        for w in &of_state {
+            ctx.stroke_rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+        }
     }
     ctx.begin_path();
     for w in &shown {
@@ -364,6 +353,25 @@ fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f
     for w in shown.iter().filter(|w| w.width > 24.0 && !w.merged) {
         let _ = ctx.fill_text(&w.count.to_string(), w.x0 + 4.0, w.y + w.height - 7.0);
     }
+}
+
+/// Rectangles `(x, y, width, height)` with touching or overlapping neighbours of the same row
+/// (same y and height) joined into one: the fills of a tumbling stream's windows at a zoom where
+/// each is a few pixels wide become a rectangle per run of same-state windows, not one each
+/// (a `fillRect` costs the canvas about the same whatever its size).
+fn merged_runs(rects: impl Iterator<Item = (f64, f64, f64, f64)>) -> Vec<(f64, f64, f64, f64)> {
+    let mut rects: Vec<(f64, f64, f64, f64)> = rects.collect();
+    rects.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.3.total_cmp(&b.3)).then(a.0.total_cmp(&b.0)));
+    let mut out: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rects.len());
+    for r in rects {
+        match out.last_mut() {
+            Some(last) if last.1 == r.1 && last.3 == r.3 && r.0 <= last.0 + last.2 => {
+                last.2 = last.2.max(r.0 + r.2 - last.0);
+            }
+            _ => out.push(r),
+        }
+    }
+    out
 }
 
 /// Subpaths in one canvas path before it is painted and begun again. Chromium's `closePath`
@@ -491,12 +499,8 @@ fn density(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem], y: f64, width:
     }
     for (outcome, bars) in OUTCOMES.iter().zip(bars) {
         ctx.set_fill_style_str(outcome_ink(*outcome));
-        for chunk in bars.chunks(PATH_CHUNK) {
-            ctx.begin_path();
-            for (x, h) in chunk {
-                ctx.rect(x - 0.5, y - h / 2.0, 1.5, *h);
-            }
-            ctx.fill();
+        for (x, y, w, h) in merged_runs(bars.into_iter().map(|(x, h)| (x - 0.5, y - h / 2.0, 1.5, h))) {
+            ctx.fill_rect(x, y, w, h);
         }
     }
 }
@@ -517,4 +521,30 @@ fn draw_two_d(ctx: &CanvasRenderingContext2d, t: &TwoD, width: f64, in_rows: &dy
     }
     ctx.set_fill_style_str(ink::TIMER);
     ctx.fill_rect(0.0, t.playhead_y, width, 1.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merged_runs;
+
+    /// Touching or overlapping rectangles of a row become one; gaps, other rows and other
+    /// heights stay apart; the union covers exactly what the rectangles covered.
+    #[test]
+    fn merged_runs_join_touching_rectangles_of_a_row() {
+        let rects = [
+            (10.0, 5.0, 4.0, 8.0),
+            (0.0, 5.0, 4.0, 8.0),
+            (4.0, 5.0, 6.0, 8.0),   // touches both neighbours
+            (12.0, 5.0, 1.0, 8.0),  // inside the one before
+            (20.0, 5.0, 2.0, 8.0),  // a gap: another run
+            (0.0, 30.0, 50.0, 8.0), // another row
+            (2.0, 5.0, 4.0, 9.0),   // another height
+        ];
+        let got = merged_runs(rects.into_iter());
+        assert_eq!(
+            got,
+            vec![(0.0, 5.0, 14.0, 8.0), (20.0, 5.0, 2.0, 8.0), (2.0, 5.0, 4.0, 9.0), (0.0, 30.0, 50.0, 8.0)]
+        );
+        assert!(merged_runs(std::iter::empty()).is_empty());
+    }
 }

@@ -80,6 +80,18 @@ impl Names {
     }
 }
 
+thread_local! {
+    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A number no earlier full build of this thread has had (from 1).
+fn next_generation() -> u64 {
+    GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    })
+}
+
 fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
@@ -139,6 +151,7 @@ impl<'a> SceneInput<'a> {
         let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry, &names) };
         let mut scene = Scene {
             backend: Backend::Svg,
+            generation: next_generation(),
             width: vp.width_px,
             height,
             scale: self.scale,
@@ -566,6 +579,36 @@ impl<'a> SceneInput<'a> {
             help,
             tab: self.tab(ObjectId::Watermark, entry),
         }
+    }
+
+    /// The scene of a drag move while the run of the moved element is still out: `old` (the scene
+    /// of the run on show) with the dragged element's marble at its new timestamp and the drag
+    /// label following it, in the same generation, so that the canvas backend moves the element in
+    /// its overlay and leaves the bulk drawing alone. The marble keeps its outcome and its stacking
+    /// row until the run comes back and the full build places it. `None` (build in full) for
+    /// anything but an element dragged along event time in the lanes, or when `old` has no marble
+    /// for it.
+    pub fn drag_moved(&self, old: &Scene) -> Option<Scene> {
+        let Some(Drag::Element { index, arrival: false, .. }) = self.drag else { return None };
+        if self.two_d || self.processing_axis {
+            return None;
+        }
+        let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
+        let (g, k) = old
+            .marbles
+            .iter()
+            .enumerate()
+            .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))?;
+        let mut scene = old.clone();
+        let group = &mut scene.marbles[g];
+        let mut items = group.items.to_vec();
+        let m = &mut items[k];
+        m.ts = e.ts;
+        m.value = e.value;
+        m.x = round1(self.item_x(index, e.ts));
+        group.items = Rc::from(items);
+        scene.drag_label = self.drag_label();
+        Some(scene)
     }
 
     fn drag_label(&self) -> Option<DragLabel> {
