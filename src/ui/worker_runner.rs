@@ -24,7 +24,7 @@ use yew::Callback;
 
 use crate::engine::InputItem;
 use crate::ui::action::Action;
-use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner, WorkQueue, encode_request};
+use crate::ui::runner::{HEADER_BYTES, MainThreadRunner, RunFinished, RunRequest, Runner, WorkQueue, encode_request};
 
 /// Engine runs in a Web Worker, or on the main thread where there is none.
 #[derive(Clone, Default)]
@@ -136,10 +136,11 @@ impl WorkerRunner {
         if Reflect::get(&data, &"failed".into()).is_ok_and(|f| f.is_string()) {
             return self.fail();
         }
-        let bytes = Uint8Array::new(&data).to_vec();
+        let bytes = Uint8Array::new(&data);
+        let head = bytes.subarray(0, HEADER_BYTES.min(bytes.length())).to_vec();
         let (answer, next) = {
             let mut inner = self.0.borrow_mut();
-            let (answer, next) = inner.queue.answered(&bytes);
+            let (answer, next) = inner.queue.answered_lazily(&head, || bytes.to_vec());
             (answer, next.zip(inner.worker.clone()))
         };
         if let Some((request, worker)) = next
