@@ -355,17 +355,17 @@ fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f
     }
 }
 
-/// Rectangles `(x, y, width, height)` with touching or overlapping neighbours of the same row
-/// (same y and height) joined into one: the fills of a tumbling stream's windows at a zoom where
-/// each is a few pixels wide become a rectangle per run of same-state windows, not one each
-/// (a `fillRect` costs the canvas about the same whatever its size).
+/// Rectangles `(x, y, width, height)` with each run of consecutive ones in the same row (same y
+/// and height) that touch or overlap joined into one: the fills of a tumbling stream's windows
+/// (in start order per lane) at a zoom where each is a few pixels wide become a rectangle per run
+/// of same-state windows, and the density bars (in column order) one per run of equal bars, not
+/// one each (a `fillRect` costs the canvas about the same whatever its size). No sort: a sort's
+/// code would cost the main `.wasm` more than the few rectangles out of order save.
 fn merged_runs(rects: impl Iterator<Item = (f64, f64, f64, f64)>) -> Vec<(f64, f64, f64, f64)> {
-    let mut rects: Vec<(f64, f64, f64, f64)> = rects.collect();
-    rects.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.3.total_cmp(&b.3)).then(a.0.total_cmp(&b.0)));
-    let mut out: Vec<(f64, f64, f64, f64)> = Vec::with_capacity(rects.len());
+    let mut out: Vec<(f64, f64, f64, f64)> = Vec::new();
     for r in rects {
         match out.last_mut() {
-            Some(last) if last.1 == r.1 && last.3 == r.3 && r.0 <= last.0 + last.2 => {
+            Some(last) if last.1 == r.1 && last.3 == r.3 && r.0 >= last.0 && r.0 <= last.0 + last.2 => {
                 last.2 = last.2.max(r.0 + r.2 - last.0);
             }
             _ => out.push(r),
@@ -527,23 +527,33 @@ fn draw_two_d(ctx: &CanvasRenderingContext2d, t: &TwoD, width: f64, in_rows: &dy
 mod tests {
     use super::merged_runs;
 
-    /// Touching or overlapping rectangles of a row become one; gaps, other rows and other
-    /// heights stay apart; the union covers exactly what the rectangles covered.
+    /// Consecutive touching or overlapping rectangles of a row become one; gaps, other rows,
+    /// other heights and rectangles out of order stay apart; the union covers exactly what the
+    /// rectangles covered.
     #[test]
     fn merged_runs_join_touching_rectangles_of_a_row() {
         let rects = [
-            (10.0, 5.0, 4.0, 8.0),
             (0.0, 5.0, 4.0, 8.0),
-            (4.0, 5.0, 6.0, 8.0),   // touches both neighbours
-            (12.0, 5.0, 1.0, 8.0),  // inside the one before
-            (20.0, 5.0, 2.0, 8.0),  // a gap: another run
-            (0.0, 30.0, 50.0, 8.0), // another row
-            (2.0, 5.0, 4.0, 9.0),   // another height
+            (4.0, 5.0, 6.0, 8.0),    // touches the one before
+            (10.0, 5.0, 4.0, 8.0),   // and this one the run
+            (12.0, 5.0, 1.0, 8.0),   // inside the run
+            (20.0, 5.0, 2.0, 8.0),   // a gap: another run
+            (21.0, 30.0, 50.0, 8.0), // another row
+            (22.0, 5.0, 4.0, 8.0),   // after another row: another run
+            (23.0, 5.0, 4.0, 9.0),   // another height
+            (1.0, 5.0, 4.0, 9.0),    // out of order (left of the run): not joined
         ];
         let got = merged_runs(rects.into_iter());
         assert_eq!(
             got,
-            vec![(0.0, 5.0, 14.0, 8.0), (20.0, 5.0, 2.0, 8.0), (2.0, 5.0, 4.0, 9.0), (0.0, 30.0, 50.0, 8.0)]
+            vec![
+                (0.0, 5.0, 14.0, 8.0),
+                (20.0, 5.0, 2.0, 8.0),
+                (21.0, 30.0, 50.0, 8.0),
+                (22.0, 5.0, 4.0, 8.0),
+                (23.0, 5.0, 4.0, 9.0),
+                (1.0, 5.0, 4.0, 9.0)
+            ]
         );
         assert!(merged_runs(std::iter::empty()).is_empty());
     }
