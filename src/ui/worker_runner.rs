@@ -175,7 +175,14 @@ impl Runner for WorkerRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
         let (to_post, worker) = {
             let mut inner = self.0.borrow_mut();
-            let elements = request.scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).count();
+            // Counted as far as the limit only (a drag move at 100,000 elements submits per frame).
+            let elements = request
+                .scenario
+                .input
+                .iter()
+                .filter(|i| matches!(i, InputItem::Element(_)))
+                .take(RUN_HERE_MAX + 1)
+                .count();
             inner.ran_here = elements <= RUN_HERE_MAX;
             let Some(worker) = inner.worker.clone().filter(|_| !inner.ran_here) else {
                 drop(inner);

@@ -26,6 +26,7 @@ use super::timers::timers;
 use super::watermark::{drag_label, watermark};
 use super::windows::windows;
 use crate::engine::view::{ElementOutcome, TimerStatus};
+use crate::ui::action::ObjectId;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{
     LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup, WindowItem,
@@ -157,28 +158,61 @@ struct Overlay {
 }
 
 fn overlay(s: &Scene) -> Overlay {
+    // A handful of objects out of up to 100,000 items, on every render (a drag move's too): each
+    // kind of item is looked through only when the overlay holds one of its kind, and an element's
+    // marble only in the groups whose input items (ascending within a group) span its index.
     let on = |id| s.overlay.contains(id);
-    let windows = s
-        .windows
+    let holds = |kind: fn(&ObjectId) -> bool| s.overlay.iter().any(kind);
+    let windows = if holds(|o| matches!(o, ObjectId::Window { .. })) {
+        s.windows
+            .iter()
+            .filter_map(|g| {
+                let items: Vec<WindowItem> = g.items.iter().filter(|w| on(&w.id)).cloned().collect();
+                (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::from(items) })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let timers: Vec<TimerItem> = if holds(|o| matches!(o, ObjectId::Timer { .. })) {
+        s.timers.iter().filter(|t| on(&t.id)).cloned().collect()
+    } else {
+        Vec::new()
+    };
+    let side_groups = if holds(|o| matches!(o, ObjectId::Late(_))) {
+        s.side
+            .groups
+            .iter()
+            .filter_map(|(chunk, g)| {
+                let items: Vec<SideMarbleItem> = g.iter().filter(|m| on(&m.id)).cloned().collect();
+                (!items.is_empty()).then(|| (*chunk, Rc::from(items)))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let elements: Vec<usize> = s
+        .overlay
         .iter()
-        .filter_map(|g| {
-            let items: Vec<WindowItem> = g.items.iter().filter(|w| on(&w.id)).cloned().collect();
-            (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::from(items) })
+        .filter_map(|o| match o {
+            ObjectId::Element(i) => Some(*i),
+            _ => None,
         })
         .collect();
-    let timers: Vec<TimerItem> = s.timers.iter().filter(|t| on(&t.id)).cloned().collect();
-    let side_groups = s
-        .side
-        .groups
-        .iter()
-        .filter_map(|(chunk, g)| {
-            let items: Vec<SideMarbleItem> = g.iter().filter(|m| on(&m.id)).cloned().collect();
-            (!items.is_empty()).then(|| (*chunk, Rc::from(items)))
-        })
-        .collect();
+    let spans = |g: &MarbleGroup| match (g.items.first(), g.items.last()) {
+        (Some(a), Some(b)) => elements.iter().any(|i| (a.index..=b.index).contains(i)),
+        _ => false,
+    };
     let dots = s.two_d.iter().flat_map(|t| t.dots.iter());
-    let chosen: Vec<MarbleItem> =
-        s.marbles.iter().flat_map(|g| g.items.iter()).chain(dots).filter(|m| on(&m.id)).cloned().collect();
+    let chosen: Vec<MarbleItem> = s
+        .marbles
+        .iter()
+        .filter(|g| spans(g))
+        .flat_map(|g| g.items.iter())
+        .chain(dots)
+        .filter(|m| on(&m.id))
+        .cloned()
+        .collect();
     Overlay {
         windows,
         timers: Rc::from(timers),
@@ -556,5 +590,62 @@ mod tests {
             ]
         );
         assert!(merged_runs(std::iter::empty()).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod overlay_tests {
+    use super::{Overlay, overlay};
+    use crate::ui::action::ObjectId;
+    use crate::ui::scene::Scene;
+
+    fn all_of(o: &Overlay) -> Vec<ObjectId> {
+        let mut ids: Vec<ObjectId> = o.marbles.iter().flat_map(|g| g.items.iter().map(|m| m.id)).collect();
+        ids.extend(o.windows.iter().flat_map(|g| g.items.iter().map(|w| w.id)));
+        ids.extend(o.timers.iter().map(|t| t.id));
+        ids.extend(o.side.groups.iter().flat_map(|(_, g)| g.iter().map(|m| m.id)));
+        ids
+    }
+
+    /// The overlay holds exactly the scene's objects of `scene.overlay` that exist, whatever their
+    /// kind, as a look through every item would find them.
+    #[test]
+    fn the_overlay_finds_every_kind_of_object_and_nothing_else() {
+        let items: Vec<String> = (0..3000)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000))
+            .chain([r#"{"wm": 550000}"#.to_string(), r#"{"id": 9000, "key": "k1", "ts": 1000}"#.to_string()])
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "side_output": true, "input": [{}]}}"#,
+            items.join(",")
+        );
+        let scenario = crate::engine::Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
+        st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
+        let mut scene: Scene = (*st.scene).clone();
+        assert!(scene.element_count > 2000, "{}", scene.element_count);
+        let window = scene.windows[3].items[2].id;
+        let timer = scene.timers[10].id;
+        let late = scene.side.groups.first().and_then(|(_, g)| g.first()).map(|m| m.id);
+        assert!(late.is_some(), "a late element");
+        let wanted: Vec<ObjectId> = [
+            Some(ObjectId::Element(5)),
+            Some(ObjectId::Element(2999)),
+            Some(window),
+            Some(timer),
+            late,
+            Some(ObjectId::Element(123_456)), // no such element
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        scene.overlay = wanted.clone();
+        let mut got = all_of(&overlay(&scene));
+        got.sort_by_key(|id| format!("{id:?}"));
+        let mut expected: Vec<ObjectId> = wanted.into_iter().filter(|id| *id != ObjectId::Element(123_456)).collect();
+        expected.sort_by_key(|id| format!("{id:?}"));
+        assert_eq!(got, expected);
+        scene.overlay = vec![ObjectId::Watermark];
+        assert!(all_of(&overlay(&scene)).is_empty());
     }
 }
