@@ -106,10 +106,14 @@ for (const n of sizes) {
       // the drag's consequences show).
       const settle = page.evaluate(async () => {
         const t0 = performance.now();
-        const s = document.querySelector('[data-testid="run-status"]');
-        const before = s.dataset.revision;
+        // Read afresh every frame: the status node is replaced when a long run's progress shows.
+        const status = () => document.querySelector('[data-testid="run-status"]').dataset;
+        const before = status().revision;
         const frame = () => new Promise((r) => requestAnimationFrame(r));
-        while (s.dataset.state !== 'done' || s.dataset.revision === before) await frame();
+        while (status().state !== 'done' || status().revision === before) {
+          if (performance.now() - t0 > 60000) throw new Error(`no run after the drop in 60 s: ${JSON.stringify(status())}`);
+          await frame();
+        }
         await frame();
         return performance.now() - t0;
       });
