@@ -184,10 +184,15 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
     // The file's own text: its integers stay exact. The run-status revision tells the new
     // scenario's run from the one before.
     const before = revision;
+    const keys = new Set(scenario.input.filter((i) => i.key !== undefined).map((i) => String(i.key)));
     let s = await navigate(page, `#scenario=${b64url(Buffer.from(text, 'utf8'))}&step=end`, `${name} at the end`, (v) =>
       // The name too: a run of the scenario before (the start-up's second run, a link that took
       // late) can be newer than `before` at the same step count (seen once in a fresh clone's CI).
-      v.name === scenario.name && v.revision > before && v.state === 'done' && v.step === String(end) && v.partitions.length === partitions,
+      v.name === scenario.name && v.revision > before && v.state === 'done' && v.step === String(end) && v.partitions.length === partitions &&
+      // And the rows are of this scenario's keys: twice a fresh clone's CI run read the start-up
+      // scenario's rows (key A) under the new scenario's name, state done (not reproduced in ten
+      // runs here, loaded or not; see the issue note). Wrong rows that stay still fail below.
+      [...v.fires, ...v.process].every((r) => keys.has(r.key)),
     );
     revision = s.revision;
     checkJob(name, golden, s);
