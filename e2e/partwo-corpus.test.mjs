@@ -189,9 +189,11 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
       // The name too: a run of the scenario before (the start-up's second run, a link that took
       // late) can be newer than `before` at the same step count (seen once in a fresh clone's CI).
       v.name === scenario.name && v.revision > before && v.state === 'done' && v.step === String(end) && v.partitions.length === partitions &&
-      // And the rows are of this scenario's keys: twice a fresh clone's CI run read the start-up
-      // scenario's rows (key A) under the new scenario's name, state done (not reproduced in ten
-      // runs here, loaded or not; see the issue note). Wrong rows that stay still fail below.
+      // And the rows are of this scenario's keys. Twice a fresh clone's CI run read the start-up
+      // scenario's rows (key A) under the new scenario's name with state done. Reproduced with
+      // the CPU throttled 6× (CDP Emulation.setCPUThrottlingRate): one snapshot had the new rows
+      // added but the first two still the old scenario's, and the next snapshot was right: a read
+      // between two of Yew's render passes, not a wrong run. Rows that stay wrong still fail below.
       [...v.fires, ...v.process].every((r) => keys.has(r.key)),
     );
     revision = s.revision;
