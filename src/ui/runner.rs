@@ -111,7 +111,7 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
         1 => RunSlot::Compare,
         _ => return None,
     };
-    Some((revision, slot, &bytes[9..]))
+    Some((revision, slot, &bytes[HEADER_BYTES as usize..]))
 }
 
 /// What the worker does with a request: the run of its scenario, answered with the request's
@@ -173,15 +173,16 @@ impl WorkQueue {
         Some(request)
     }
 
-    /// The worker answered: what to reduce (`None`: stale, dropped undecoded), and the next
-    /// request to post.
+    /// [`answered_lazily`](Self::answered_lazily) for an answer at hand (the tests').
+    #[cfg(test)]
     pub fn answered(&mut self, bytes: &[u8]) -> (Option<RunFinished>, Option<RunRequest>) {
         self.answered_lazily(bytes, || bytes.to_vec())
     }
 
-    /// [`answered`](Self::answered) for an answer whose bytes are elsewhere (the worker's
-    /// `ArrayBuffer`): `head` holds at least its first [`HEADER_BYTES`], and `all` copies the
-    /// whole answer, called only when the answer is not stale (a stale 40 MB run is not copied).
+    /// The worker answered: what to reduce (`None`: stale, dropped undecoded), and the next
+    /// request to post. The answer's bytes are elsewhere (the worker's `ArrayBuffer`): `head`
+    /// holds at least its first [`HEADER_BYTES`], and `all` copies the whole answer, called only
+    /// when the answer is not stale (a stale 40 MB run is not copied).
     pub fn answered_lazily(
         &mut self,
         head: &[u8],

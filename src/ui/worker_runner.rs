@@ -4,7 +4,7 @@
 //!
 //! ```text
 //!  submit(request) ──WorkQueue──▶ postMessage(bytes, [buffer])  ─▶ worker: answer(bytes)
-//!  onmessage(bytes) ──WorkQueue::answered──▶ stale? drop : Action::RunFinished ; post the next
+//!  onmessage(bytes) ──WorkQueue::answered_lazily──▶ stale? drop : Action::RunFinished ; post the next
 //! ```
 //!
 //! Where no worker can be made (no `data-worker` on the loader script, a `file:` page, a sandboxed

@@ -210,6 +210,17 @@ pub struct MarbleGroup {
     pub items: Rc<[MarbleItem]>,
 }
 
+impl MarbleGroup {
+    /// Whether input item `index` can be in this group: its items are in ascending input order,
+    /// so only a group whose first and last items span the index is worth looking through.
+    pub fn spans(&self, index: usize) -> bool {
+        match (self.items.first(), self.items.last()) {
+            (Some(a), Some(b)) => (a.index..=b.index).contains(&index),
+            _ => false,
+        }
+    }
+}
+
 /// The windows of one lane.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WindowGroup {

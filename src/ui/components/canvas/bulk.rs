@@ -160,7 +160,7 @@ struct Overlay {
 fn overlay(s: &Scene) -> Overlay {
     // A handful of objects out of up to 100,000 items, on every render (a drag move's too): each
     // kind of item is looked through only when the overlay holds one of its kind, and an element's
-    // marble only in the groups whose input items (ascending within a group) span its index.
+    // marble only in the groups that span its index (`MarbleGroup::spans`).
     let on = |id| s.overlay.contains(id);
     let holds = |kind: fn(&ObjectId) -> bool| s.overlay.iter().any(kind);
     let windows = if holds(|o| matches!(o, ObjectId::Window { .. })) {
@@ -199,10 +199,7 @@ fn overlay(s: &Scene) -> Overlay {
             _ => None,
         })
         .collect();
-    let spans = |g: &MarbleGroup| match (g.items.first(), g.items.last()) {
-        (Some(a), Some(b)) => elements.iter().any(|i| (a.index..=b.index).contains(i)),
-        _ => false,
-    };
+    let spans = |g: &MarbleGroup| elements.iter().any(|i| g.spans(*i));
     let dots = s.two_d.iter().flat_map(|t| t.dots.iter());
     let chosen: Vec<MarbleItem> = s
         .marbles

@@ -598,6 +598,7 @@ impl<'a> SceneInput<'a> {
             .marbles
             .iter()
             .enumerate()
+            .filter(|(_, group)| group.spans(index))
             .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))?;
         let mut scene = old.clone();
         let group = &mut scene.marbles[g];
