@@ -66,11 +66,14 @@ impl Wire for Column {
             }
         }
     }
-    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
-        match u8::get(r)? {
-            0 => Ok(Column::Name(String::get(r)?)),
-            1 => Ok(Column::Index(usize::get(r)?)),
-            _ => Err(WireError("an unknown variant of Column")),
+    fn get(r: &mut Reader<'_>) -> Self {
+        match u8::get(r) {
+            0 => Column::Name(String::get(r)),
+            1 => Column::Index(usize::get(r)),
+            _ => {
+                r.fail("an unknown variant of Column");
+                Self::get(r)
+            }
         }
     }
 }
@@ -127,22 +130,25 @@ impl Wire for ImportError {
             }
         }
     }
-    fn get(r: &mut Reader<'_>) -> Result<Self, WireError> {
+    fn get(r: &mut Reader<'_>) -> Self {
         use ImportError as E;
-        Ok(match u8::get(r)? {
+        match u8::get(r) {
             0 => E::Empty,
-            1 => E::Unmapped(Wire::get(r)?),
-            2 => E::NoSuchColumn { role: Wire::get(r)?, column: Wire::get(r)?, available: Wire::get(r)? },
-            3 => E::IndexInJsonLines { role: Wire::get(r)? },
-            4 => E::NeedsOffset { role: Wire::get(r)?, line: Wire::get(r)?, text: Wire::get(r)? },
-            5 => E::TooManyElements { limit: Wire::get(r)?, line: Wire::get(r)? },
-            6 => E::TooManyKeys { limit: Wire::get(r)?, line: Wire::get(r)? },
-            7 => E::Unreadable { line: Wire::get(r)?, message: Wire::get(r)? },
-            8 => E::BadRows { count: Wire::get(r)?, first: Wire::get(r)? },
+            1 => E::Unmapped(Wire::get(r)),
+            2 => E::NoSuchColumn { role: Wire::get(r), column: Wire::get(r), available: Wire::get(r) },
+            3 => E::IndexInJsonLines { role: Wire::get(r) },
+            4 => E::NeedsOffset { role: Wire::get(r), line: Wire::get(r), text: Wire::get(r) },
+            5 => E::TooManyElements { limit: Wire::get(r), line: Wire::get(r) },
+            6 => E::TooManyKeys { limit: Wire::get(r), line: Wire::get(r) },
+            7 => E::Unreadable { line: Wire::get(r), message: Wire::get(r) },
+            8 => E::BadRows { count: Wire::get(r), first: Wire::get(r) },
             9 => E::Cancelled,
-            10 => E::Scenario(Wire::get(r)?),
-            _ => return Err(WireError("an unknown variant of ImportError")),
-        })
+            10 => E::Scenario(Wire::get(r)),
+            _ => {
+                r.fail("an unknown variant of ImportError");
+                Self::get(r)
+            }
+        }
     }
 }
 
@@ -157,9 +163,10 @@ pub fn encode_request(spec: &ImportSpec, bytes: &[u8]) -> Vec<u8> {
 /// The spec and the file's bytes of a request (the bytes are moved, not copied: the spec's are
 /// drained from the front).
 pub fn decode_request(mut request: Vec<u8>) -> Result<(ImportSpec, Vec<u8>), WireError> {
-    let mut r = Reader(&request);
-    let spec = ImportSpec::get(&mut r)?;
-    let used = request.len() - r.0.len();
+    let mut r = Reader::new(&request);
+    let spec = ImportSpec::get(&mut r);
+    r.ok()?;
+    let used = request.len() - r.rest().len();
     request.drain(..used);
     Ok((spec, request))
 }
@@ -191,15 +198,15 @@ pub fn encode_answer(answer: &Answer) -> Vec<u8> {
 
 /// An answer back from [`encode_answer`]'s bytes; the bytes must end with it.
 pub fn decode_answer(bytes: &[u8]) -> Result<Answer, WireError> {
-    let mut r = Reader(bytes);
-    let answer = match u8::get(&mut r)? {
-        0 => Answer::Progress(Progress::get(&mut r)?),
-        1 => Answer::Done(Ok(Parsed::get(&mut r)?)),
-        2 => Answer::Done(Err(ImportError::get(&mut r)?)),
-        3 => Answer::Refused(String::get(&mut r)?),
+    let mut r = Reader::new(bytes);
+    let answer = match u8::get(&mut r) {
+        0 => Answer::Progress(Progress::get(&mut r)),
+        1 => Answer::Done(Ok(Parsed::get(&mut r))),
+        2 => Answer::Done(Err(ImportError::get(&mut r))),
+        3 => Answer::Refused(String::get(&mut r)),
         _ => return Err(WireError("an unknown kind of import answer")),
     };
-    if r.0.is_empty() { Ok(answer) } else { Err(WireError("bytes follow the import answer")) }
+    r.finish(answer, "bytes follow the import answer")
 }
 
 /// What the worker does with a request: the parse in chunks of `chunk_rows` rows, `progress`
