@@ -59,6 +59,7 @@ for (const n of sizes) {
           if (m.on) for (const e of list.getEntries()) m.longTasks.push(e.duration);
         }).observe({ type: 'longtask' });
         document.addEventListener('change', () => { m.changeAt = performance.now(); }, { capture: true });
+        window.addEventListener('pointerup', () => { m.upAt = performance.now(); }, { capture: true });
         let last = 0;
         const loop = (now) => {
           if (m.on && last) m.frames.push(now - last);
@@ -103,22 +104,23 @@ for (const n of sizes) {
       await page.evaluate(() => { window.__scale.on = false; });
       // Settle: from the release to the drop's run on show with its scene drawn (above 2,000
       // elements the answers for positions the pointer has left are dropped unread, so this is when
-      // the drag's consequences show).
-      const settle = page.evaluate(async () => {
-        const t0 = performance.now();
+      // the drag's consequences show). The revision before the drop is read before the release, and
+      // the release's time is the pointerup's in the page: input is handled before a queued evaluate
+      // when the page is busy, so reading either inside the wait raced the drop.
+      const dragged = await page.locator('[data-testid="run-status"]').getAttribute('data-revision');
+      await page.mouse.up();
+      const settleMs = await page.evaluate(async (before) => {
         // Read afresh every frame: the status node is replaced when a long run's progress shows.
         const status = () => document.querySelector('[data-testid="run-status"]').dataset;
-        const before = status().revision;
         const frame = () => new Promise((r) => requestAnimationFrame(r));
+        const t0 = performance.now();
         while (status().state !== 'done' || status().revision === before) {
           if (performance.now() - t0 > 60000) throw new Error(`no run after the drop in 60 s: ${JSON.stringify(status())}`);
           await frame();
         }
         await frame();
-        return performance.now() - t0;
-      });
-      await page.mouse.up();
-      const settleMs = await settle;
+        return performance.now() - window.__scale.upAt;
+      }, dragged);
       await until(page, 'the run after the drag', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
       const m = await page.evaluate(() => ({
         frames: window.__scale.frames,
@@ -132,8 +134,8 @@ for (const n of sizes) {
           wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
           js: performance.memory ? performance.memory.usedJSHeapSize : 0,
         }));
-        m.wasm += wm.wasm;
-        m.js += wm.js;
+        m.workerWasm = (m.workerWasm || 0) + wm.wasm;
+        m.workerJs = (m.workerJs || 0) + wm.js;
       }
       const result = {
         elements: n,
@@ -145,7 +147,11 @@ for (const n of sizes) {
         settleMs: r1(settleMs),
         frameMs: { p50: r1(pct(m.frames, 50)), p95: r1(pct(m.frames, 95)), max: r1(Math.max(0, ...m.frames)) },
         longTasks: { count: m.longTasks.length, maxMs: r1(Math.max(0, ...m.longTasks)) },
-        memoryMB: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576), total: r1((m.wasm + m.js) / 1048576) },
+        memoryMB: {
+          page: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576) },
+          worker: { wasm: r1((m.workerWasm || 0) / 1048576), js: r1((m.workerJs || 0) / 1048576) },
+          total: r1((m.wasm + m.js + (m.workerWasm || 0) + (m.workerJs || 0)) / 1048576),
+        },
       };
       console.log(`scale perf: ${JSON.stringify(result)}`);
       assert.equal(backend, n > 2000 ? 'canvas' : 'svg');

@@ -11,8 +11,9 @@
 //!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
 //! ```
 //!
-//! Only the main-thread runner exists for now. It answers within the same dispatch, so a drag
-//! costs what it cost before this seam: one run and one render per pointer move.
+//! The main-thread runner answers within the same dispatch; the Web Worker runner
+//! (`super::worker_runner`) posts requests one at a time through a [`WorkQueue`], which drops
+//! stale answers unread and holds a drag move's answer until the pointer rests ([`REST_MS`]).
 
 use std::fmt;
 use std::rc::Rc;
@@ -50,7 +51,7 @@ pub struct MainThreadRunner;
 
 impl Runner for MainThreadRunner {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
-        let RunRequest { revision, slot, scenario } = request;
+        let RunRequest { revision, slot, scenario, .. } = request;
         Some(RunFinished { revision, slot, result: Ok(Rc::new(execute(&scenario))) })
     }
 
@@ -156,15 +157,31 @@ pub struct WorkQueue {
     out: Option<RunRequest>,
     /// The newest request of each slot not yet posted (`Main` first).
     waiting: [Option<RunRequest>; 2],
-    /// The newest revision asked of each slot.
-    newest: [Option<u64>; 2],
+    /// The newest revision asked of each slot, whether it is a drag move's ([`RunRequest::gesture`])
+    /// and when it was asked (ms).
+    newest: [Option<Newest>; 2],
 }
 
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Newest {
+    revision: u64,
+    gesture: bool,
+    at_ms: f64,
+}
+
+/// How long a drag move's request must stay the newest (the pointer rests) before its answer is
+/// installed. While an element is dragged the pointer moves every frame, and each move makes the
+/// previous move's answer stale; an answer installed between two moves costs a frame of decoding,
+/// folding and drawing (70-110 ms at 10,000 elements) for a position the pointer has already
+/// left. 100 ms is about the shortest pause a person makes on purpose.
+pub const REST_MS: f64 = 100.0;
+
 impl WorkQueue {
-    /// A request to run: `Some` to post it now (the worker is idle), `None` when it waits.
-    pub fn submit(&mut self, request: RunRequest) -> Option<RunRequest> {
+    /// A request to run, asked at `now_ms`: `Some` to post it now (the worker is idle), `None`
+    /// when it waits.
+    pub fn submit(&mut self, request: RunRequest, now_ms: f64) -> Option<RunRequest> {
         let i = slot_byte(request.slot) as usize;
-        self.newest[i] = Some(request.revision);
+        self.newest[i] = Some(Newest { revision: request.revision, gesture: request.gesture, at_ms: now_ms });
         if self.out.is_some() {
             self.waiting[i] = Some(request);
             return None;
@@ -179,35 +196,64 @@ impl WorkQueue {
         self.answered_lazily(bytes, || bytes.to_vec())
     }
 
-    /// The worker answered: what to reduce (`None`: stale, dropped undecoded), and the next
-    /// request to post. The answer's bytes are elsewhere (the worker's `ArrayBuffer`): `head`
-    /// holds at least its first [`HEADER_BYTES`], and `all` copies the whole answer, called only
-    /// when the answer is not stale (a stale 40 MB run is not copied).
+    /// The worker answered and is free: [`done`](Self::done), then [`read`](Self::read) (the
+    /// tests' shorthand; the worker runner holds a drag move's answer in between).
+    #[cfg(test)]
     pub fn answered_lazily(
         &mut self,
         head: &[u8],
         all: impl FnOnce() -> Vec<u8>,
     ) -> (Option<RunFinished>, Option<RunRequest>) {
+        let next = self.done();
+        (self.read(head, all), next)
+    }
+
+    /// The worker answered and is free: the next request to post, if one waits.
+    pub fn done(&mut self) -> Option<RunRequest> {
         self.out = None;
         let next = self.waiting.iter_mut().find_map(Option::take);
         self.out.clone_from(&next);
-        let Some((revision, slot, _)) = header(head) else { return (None, next) };
-        if self.newest[slot_byte(slot) as usize] != Some(revision) {
-            return (None, next);
-        }
+        next
+    }
+
+    /// The newest request of the answer's slot, when the answer is for it (else it is stale).
+    fn current(&self, head: &[u8]) -> Option<Newest> {
+        let (revision, slot, _) = header(head)?;
+        self.newest[slot_byte(slot) as usize].filter(|n| n.revision == revision)
+    }
+
+    /// What to reduce of an answer (`None`: stale or unreadable, dropped undecoded). Its bytes
+    /// are elsewhere (the worker's `ArrayBuffer`): `head` holds at least its first
+    /// [`HEADER_BYTES`], and `all` copies the whole answer, called only when the answer is not
+    /// stale (a stale 40 MB run is not copied).
+    pub fn read(&self, head: &[u8], all: impl FnOnce() -> Vec<u8>) -> Option<RunFinished> {
+        self.current(head)?;
         let bytes = all();
-        let Some((_, _, rest)) = header(&bytes) else { return (None, next) };
+        let (revision, slot, rest) = header(&bytes)?;
         let result = match rest.split_first() {
             Some((0, run)) => decode_run(run).map(Rc::new).map_err(|e| e.to_string()),
             Some((_, text)) => Err(String::from_utf8_lossy(text).into_owned()),
             None => Err("the worker's answer is empty".to_string()),
         };
-        (Some(RunFinished { revision, slot, result }), next)
+        Some(RunFinished { revision, slot, result })
+    }
+
+    /// How long (ms, from `now_ms`) a current answer to a drag move waits before it is read: until
+    /// its request has been the newest for [`REST_MS`]. 0 for any other answer (read it now).
+    pub fn rest_left(&self, head: &[u8], now_ms: f64) -> f64 {
+        self.current(head).filter(|n| n.gesture).map_or(0.0, |n| (n.at_ms + REST_MS - now_ms).max(0.0))
     }
 
     /// Whether a run is out.
     pub fn busy(&self) -> bool {
         self.out.is_some()
+    }
+
+    /// A cancel: [`drain`](Self::drain), and an answer held for the pointer to rest is stale
+    /// from now on. `true` when a request was out or waiting.
+    pub fn cancel(&mut self) -> bool {
+        self.newest = [None; 2];
+        !self.drain().is_empty()
     }
 
     /// Forgets every request (a cancel, or the worker died) and hands back those that were out
@@ -230,8 +276,12 @@ mod tests {
             r#"{"assigner": {"kind": "tumbling", "size": 10}, "input": [{"id": 1, "key": "A", "ts": 1}]}"#,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let answer =
-            MainThreadRunner.submit(RunRequest { revision: 7, slot: RunSlot::Compare, scenario: Rc::new(scenario) });
+        let answer = MainThreadRunner.submit(RunRequest {
+            revision: 7,
+            slot: RunSlot::Compare,
+            scenario: Rc::new(scenario),
+            gesture: false,
+        });
         let Some(RunFinished { revision, slot, result: Ok(run) }) = answer else { panic!("no run") };
         assert_eq!((revision, slot), (7, RunSlot::Compare), "the answer names the request's revision and slot");
         assert_eq!(run.steps, 2);
@@ -247,7 +297,7 @@ mod tests {
     }
 
     fn request(revision: u64, slot: RunSlot, ts: i64) -> RunRequest {
-        RunRequest { revision, slot, scenario: scenario(ts) }
+        RunRequest { revision, slot, scenario: scenario(ts), gesture: false }
     }
 
     /// What the worker answers, decoded by the page: the request's revision and slot, and the run
@@ -256,7 +306,7 @@ mod tests {
     fn the_worker_echoes_revision_and_slot_with_the_main_threads_run() {
         for slot in [RunSlot::Main, RunSlot::Compare] {
             let mut q = WorkQueue::default();
-            let posted = q.submit(request(41, slot, 12)).unwrap_or_else(|| panic!("an idle worker is posted to"));
+            let posted = q.submit(request(41, slot, 12), 0.0).unwrap_or_else(|| panic!("an idle worker is posted to"));
             let bytes = encode_request(&posted);
             let (got, next) = q.answered(&answer(&bytes));
             assert!(next.is_none() && !q.busy());
@@ -286,9 +336,9 @@ mod tests {
     #[test]
     fn stale_answers_are_dropped_and_only_the_newest_request_waits() {
         let mut q = WorkQueue::default();
-        let first = q.submit(request(1, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
-        assert!(q.submit(request(2, RunSlot::Main, 2)).is_none(), "the worker is busy: it waits");
-        assert!(q.submit(request(3, RunSlot::Main, 3)).is_none());
+        let first = q.submit(request(1, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
+        assert!(q.submit(request(2, RunSlot::Main, 2), 0.0).is_none(), "the worker is busy: it waits");
+        assert!(q.submit(request(3, RunSlot::Main, 3), 0.0).is_none());
         let (got, next) = q.answered(&answer(&encode_request(&first)));
         assert!(got.is_none(), "revision 1's answer is stale (3 was asked since): dropped");
         let next = next.unwrap_or_else(|| panic!("the newest waiting request goes next"));
@@ -305,8 +355,8 @@ mod tests {
     #[test]
     fn a_stale_answer_is_not_copied() {
         let mut q = WorkQueue::default();
-        let first = q.submit(request(1, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
-        assert!(q.submit(request(2, RunSlot::Main, 2)).is_none());
+        let first = q.submit(request(1, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
+        assert!(q.submit(request(2, RunSlot::Main, 2), 0.0).is_none());
         let bytes = answer(&encode_request(&first));
         let copies = std::cell::Cell::new(0);
         let head = &bytes[..HEADER_BYTES as usize];
@@ -326,19 +376,52 @@ mod tests {
         assert_eq!(q.answered_lazily(&bytes[..4], || panic!("a short head is not read further")).0, None);
     }
 
+    /// A drag move's answer waits until its request has been the newest for `REST_MS` (the
+    /// pointer rested); a newer move makes it stale, unread. Other answers are read at once, and a
+    /// cancel makes a held answer stale.
+    #[test]
+    fn a_drag_moves_answer_waits_for_the_pointer_to_rest() {
+        let gesture = |revision, ts| RunRequest { gesture: true, ..request(revision, RunSlot::Main, ts) };
+        let mut q = WorkQueue::default();
+        let posted = q.submit(gesture(1, 1), 1000.0).unwrap_or_else(|| panic!("posted"));
+        let first = answer(&encode_request(&posted));
+        let head = &first[..HEADER_BYTES as usize];
+        assert_eq!(q.done(), None, "nothing waits");
+        assert_eq!(q.rest_left(head, 1030.0), REST_MS - 30.0, "answered 30 ms after the move");
+        assert_eq!(q.rest_left(head, 1000.0 + REST_MS), 0.0, "the pointer rested");
+        // The pointer moves on before the rest is over: the held answer is stale.
+        let posted = q.submit(gesture(2, 2), 1050.0).unwrap_or_else(|| panic!("posted"));
+        assert_eq!(q.rest_left(head, 1100.0), 0.0);
+        assert_eq!(q.read(head, || panic!("a stale answer is not copied")), None);
+        let second = answer(&encode_request(&posted));
+        let head = &second[..HEADER_BYTES as usize];
+        assert_eq!(q.done(), None);
+        assert_eq!(q.rest_left(head, 1060.0), 90.0);
+        let got = q.read(head, || second.clone());
+        assert!(matches!(got, Some(RunFinished { revision: 2, result: Ok(_), .. })), "{got:?}");
+        // The drop (not a move) is read at once; a cancel makes it stale.
+        let posted = q.submit(request(3, RunSlot::Main, 3), 1070.0).unwrap_or_else(|| panic!("posted"));
+        let third = answer(&encode_request(&posted));
+        let head = &third[..HEADER_BYTES as usize];
+        assert_eq!(q.rest_left(head, 1071.0), 0.0, "not a drag move: at once");
+        assert!(q.read(head, || third.clone()).is_some());
+        assert!(q.cancel(), "the drop's run was out");
+        assert_eq!(q.read(head, || panic!("cancelled")), None);
+    }
+
     /// The two slots (compare mode's A and B) wait side by side; each answer names its slot.
     #[test]
     fn slots_wait_side_by_side_and_are_echoed() {
         let mut q = WorkQueue::default();
-        let a = q.submit(request(5, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
-        assert!(q.submit(request(2, RunSlot::Compare, 4)).is_none());
+        let a = q.submit(request(5, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
+        assert!(q.submit(request(2, RunSlot::Compare, 4), 0.0).is_none());
         let (got, next) = q.answered(&answer(&encode_request(&a)));
         assert!(matches!(got, Some(RunFinished { revision: 5, slot: RunSlot::Main, result: Ok(_) })));
         let b = next.unwrap_or_else(|| panic!("B goes next"));
         let (got, _) = q.answered(&answer(&encode_request(&b)));
         assert!(matches!(got, Some(RunFinished { revision: 2, slot: RunSlot::Compare, result: Ok(_) })));
         // A compare document made anew counts from 1 again: its answers are not taken for stale.
-        let b = q.submit(request(1, RunSlot::Compare, 4)).unwrap_or_else(|| panic!("posted"));
+        let b = q.submit(request(1, RunSlot::Compare, 4), 0.0).unwrap_or_else(|| panic!("posted"));
         let (got, _) = q.answered(&answer(&encode_request(&b)));
         assert!(matches!(got, Some(RunFinished { revision: 1, slot: RunSlot::Compare, .. })));
     }
@@ -348,16 +431,16 @@ mod tests {
     #[test]
     fn malformed_messages_are_errors_and_drain_hands_back_the_requests() {
         let mut q = WorkQueue::default();
-        let r = q.submit(request(9, RunSlot::Main, 1)).unwrap_or_else(|| panic!("posted"));
+        let r = q.submit(request(9, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
         let mut bad = encode_request(&r);
         bad.truncate(20);
         let (got, _) = q.answered(&answer(&bad));
         let Some(RunFinished { revision: 9, result: Err(e), .. }) = got else { panic!("an error: {got:?}") };
         assert!(e.contains("could not read the scenario"), "{e}");
         assert_eq!(q.answered(&[1, 2, 3]).0, None, "an unreadable answer is dropped");
-        let _ = q.submit(request(10, RunSlot::Main, 1));
-        let _ = q.submit(request(11, RunSlot::Main, 1));
-        let _ = q.submit(request(3, RunSlot::Compare, 1));
+        let _ = q.submit(request(10, RunSlot::Main, 1), 0.0);
+        let _ = q.submit(request(11, RunSlot::Main, 1), 0.0);
+        let _ = q.submit(request(3, RunSlot::Compare, 1), 0.0);
         let revisions: Vec<u64> = q.drain().iter().map(|r| r.revision).collect();
         assert_eq!(revisions, vec![10, 11, 3]);
         assert!(!q.busy());

@@ -4,7 +4,9 @@
 //!
 //! ```text
 //!  submit(request) ──WorkQueue──▶ postMessage(bytes, [buffer])  ─▶ worker: answer(bytes)
-//!  onmessage(bytes) ──WorkQueue::answered_lazily──▶ stale? drop : Action::RunFinished ; post the next
+//!  onmessage(bytes) ──WorkQueue::done──▶ post the next
+//!                   ──WorkQueue::rest_left──▶ a drag move's answer? wait until the pointer rests
+//!                   ──WorkQueue::read──▶ stale? drop unread : Action::RunFinished
 //! ```
 //!
 //! Where no worker can be made (no `data-worker` on the loader script, a `file:` page, a sandboxed
@@ -41,7 +43,8 @@ struct Inner {
     deliver: Option<Callback<Action>>,
     /// Answers that came before the dispatcher.
     undelivered: Vec<Action>,
-    /// The last run of a scenario at most [`RUN_HERE_MAX`] items long: answered on the main thread.
+    /// The last run was answered on the main thread (at most [`RUN_HERE_MAX`] elements, and no
+    /// more than [`LIVE_DRAG_MAX`] for a drag move).
     ran_here: bool,
     /// Kept alive while the worker is.
     #[allow(clippy::type_complexity)]
@@ -54,6 +57,13 @@ struct Inner {
 /// (a configuration edit's proposal is accepted or refused within its keystroke, so typing into a
 /// field stays one undo step; a drag's frame shows its own run). Larger streams go to the worker.
 pub const RUN_HERE_MAX: usize = 2_000;
+
+/// A drag move of a scenario of more elements than this goes to the worker all the same: above
+/// about 500 elements a move's run, fold and full redraw no longer fit in a frame (a 2,000-element
+/// move cost 50-100 ms on the SVG backend). While its run is out the dragged marble follows the
+/// pointer alone (`SceneInput::drag_moved`), and the answer is installed when the pointer rests
+/// (`runner::REST_MS`). Up to this many, every move shows its own run at once.
+pub const LIVE_DRAG_MAX: usize = 500;
 
 /// The worker script's URL, when this page can have a worker (also the import's, `ui::import_worker`).
 pub(crate) fn worker_url() -> Option<String> {
@@ -138,16 +148,34 @@ impl WorkerRunner {
         }
         let bytes = Uint8Array::new(&data);
         let head = bytes.subarray(0, HEADER_BYTES.min(bytes.length())).to_vec();
-        let (answer, next) = {
+        let (next, wait) = {
             let mut inner = self.0.borrow_mut();
-            let (answer, next) = inner.queue.answered_lazily(&head, || bytes.to_vec());
-            (answer, next.zip(inner.worker.clone()))
+            let next = inner.queue.done().zip(inner.worker.clone());
+            (next, inner.queue.rest_left(&head, js_sys::Date::now()))
         };
+        // Read before the next post can fail (a failure drains the queue, not the answers).
+        let answer = (wait <= 0.0).then(|| self.0.borrow().queue.read(&head, || bytes.to_vec())).flatten();
         if let Some((request, worker)) = next
             && Self::post(&worker, &request).is_err()
         {
             self.fail();
         }
+        if wait > 0.0 {
+            // A drag move's answer: read when the pointer has rested, unless a move came since.
+            let me = self.clone();
+            let later = Closure::once_into_js(move || me.read(&head, &bytes));
+            if let Some(w) = web_sys::window() {
+                let _ =
+                    w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait.ceil() as i32);
+            }
+        } else if let Some(a) = answer {
+            self.deliver(Action::RunFinished(a));
+        }
+    }
+
+    /// Reads an answer that is still current (copied out of its buffer only then) and reduces it.
+    fn read(&self, head: &[u8], bytes: &Uint8Array) {
+        let answer = self.0.borrow().queue.read(head, || bytes.to_vec());
         if let Some(a) = answer {
             self.deliver(Action::RunFinished(a));
         }
@@ -183,12 +211,13 @@ impl Runner for WorkerRunner {
                 .filter(|i| matches!(i, InputItem::Element(_)))
                 .take(RUN_HERE_MAX + 1)
                 .count();
-            inner.ran_here = elements <= RUN_HERE_MAX;
+            let live = !request.gesture || elements <= LIVE_DRAG_MAX;
+            inner.ran_here = elements <= RUN_HERE_MAX && live;
             let Some(worker) = inner.worker.clone().filter(|_| !inner.ran_here) else {
                 drop(inner);
                 return MainThreadRunner.submit(request);
             };
-            (inner.queue.submit(request), worker)
+            (inner.queue.submit(request, js_sys::Date::now()), worker)
         };
         if let Some(r) = to_post
             && Self::post(&worker, &r).is_err()
@@ -211,7 +240,7 @@ impl Runner for WorkerRunner {
             let Some(w) = inner.worker.take() else { return false };
             w.terminate();
             inner.handlers = None;
-            !inner.queue.drain().is_empty()
+            inner.queue.cancel()
         };
         self.spawn();
         had

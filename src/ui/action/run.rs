@@ -19,6 +19,9 @@ pub struct RunRequest {
     pub revision: u64,
     pub slot: RunSlot,
     pub scenario: Rc<Scenario>,
+    /// A pointer move of an element's drag: the worker runner holds its answer until the pointer
+    /// rests (`runner::REST_MS`), since the next move makes it stale.
+    pub gesture: bool,
 }
 
 /// A runner's answer. `Err`: the runner itself failed (a worker died); a job that Flink fails is

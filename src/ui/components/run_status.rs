@@ -33,10 +33,11 @@ fn grouped(n: usize) -> String {
 /// While a run is out on a runner that can stop it (the Web Worker): a progress bar, what runs,
 /// and a Cancel button (the run on show stays). It shows only after 0.4 s (CSS: `.run-progress`),
 /// so the short runs of a drag do not flash it; until then it is `visibility: hidden`, neither
-/// seen nor focusable.
+/// seen nor focusable. Not during a drag: its moves' runs are out all the time, and the hand is
+/// on the pointer, not the button.
 pub fn run_progress(state: &AppHandle) -> Html {
     let s = &**state;
-    if s.run_status().0 != "running" || s.runner_name() != "worker" {
+    if s.run_status().0 != "running" || s.runner_name() != "worker" || s.drag.is_some() {
         return html! {};
     }
     let items = s.doc.scenario.input.len();

@@ -52,8 +52,8 @@ use std::rc::Rc;
 
 use crate::ui::action::{Action, Drag, ObjectId};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
+use crate::ui::scene::Scene;
 use crate::ui::scene::fold::{FoldViews, StepFold};
-use crate::ui::scene::{Backend, Scene};
 
 use chrome::Chrome;
 use compare::Compare;
@@ -226,8 +226,14 @@ impl AppState {
         }
     }
 
-    /// Leaves a run request for the runner (the reducer never runs the engine).
-    fn request(&mut self, request: RunRequest) {
+    /// Leaves a run request for the runner (the reducer never runs the engine). A pointer move of
+    /// an element dragged in event time is a gesture: a worker holds its answer until the pointer
+    /// rests, and meanwhile the marble follows the pointer alone (`refresh`).
+    fn request(&mut self, mut request: RunRequest) {
+        request.gesture = request.slot == RunSlot::Main
+            && matches!(self.drag, Some(Drag::Element { arrival: false, .. }))
+            && !self.chrome.two_d
+            && self.compare.is_none();
         if request.slot == RunSlot::Main && self.step_on_show.is_none() {
             self.step_on_show = Some(self.play.step);
         }
@@ -342,12 +348,12 @@ impl AppState {
         let scene_changed = self.scene_key.as_ref() != Some(&scene_key);
         if scene_changed {
             let input = scene_key.input(&self.doc, &self.fold, self.view.snap_unit());
-            // A drag move whose run is still out (the canvas backend's worker runs): only the
-            // dragged marble moves (`SceneInput::drag_moved`); the run's answer builds in full.
+            // A drag move whose run is still out (a worker's run): only the dragged marble moves
+            // (`SceneInput::drag_moved`); the run's answer builds in full.
             let moved = self
                 .scene_key
                 .as_ref()
-                .filter(|_| self.scene.backend == Backend::Canvas && self.compare.is_none())
+                .filter(|_| !self.doc.is_current() && self.compare.is_none())
                 .filter(|old| **old == SceneKey { revision: old.revision, ..scene_key.clone() })
                 .and_then(|_| input.drag_moved(&self.scene));
             self.scene = Rc::new(moved.unwrap_or_else(|| input.build()));

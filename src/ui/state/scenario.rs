@@ -122,7 +122,7 @@ impl Doc {
         self.revision += 1;
         self.requested = self.revision;
         self.proposal = None;
-        RunRequest { revision: self.revision, slot: self.slot, scenario: self.scenario.clone() }
+        RunRequest { revision: self.revision, slot: self.slot, scenario: self.scenario.clone(), gesture: false }
     }
 
     /// An edit becomes part of the document: a new revision, a commit, and its run.
@@ -134,7 +134,7 @@ impl Doc {
                 self.revision += 1;
                 self.requested = self.revision;
                 self.proposal = Some(Proposal { revision: self.revision, candidate: candidate.clone(), field });
-                RunRequest { revision: self.revision, slot: self.slot, scenario: candidate }
+                RunRequest { revision: self.revision, slot: self.slot, scenario: candidate, gesture: false }
             }
         }
     }

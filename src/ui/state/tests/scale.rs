@@ -114,19 +114,57 @@ fn a_drag_move_waiting_for_its_run_moves_only_the_dragged_marble() {
     assert_eq!(ts(&st, i), Some(crate::ui::geometry::snap(dropped, st.view.snap_unit())));
 }
 
-/// At most 2,000 elements (the SVG backend) and in compare mode every move builds the scene in full.
+/// A move answered at once (the main-thread runner: at most 500 elements, or no worker) builds
+/// the scene in full, on either backend; so does every move in compare mode.
 #[test]
-fn small_scenes_build_every_move_in_full() {
+fn moves_answered_at_once_build_the_scene_in_full() {
+    let moves = |st: &mut AppState| {
+        let m = marble(st, 3);
+        st.dispatch(start(DragStart::Element(3), m.x, 0.0));
+        let mut seen = vec![st.scene.generation];
+        for k in 1..4 {
+            st.dispatch(to(m.x + 10.0 * f64::from(k), (m.ts + 1000 * i64::from(k)) as f64));
+            seen.push(st.scene.generation);
+        }
+        st.dispatch(end());
+        seen.dedup();
+        seen.len()
+    };
+    let mut st = state(&spread(1500));
+    assert_eq!(st.scene.backend, Backend::Svg);
+    assert_eq!(moves(&mut st), 4, "a new build per move");
+    let (mut st, later) = later_state(&spread(1500));
+    st.dispatch(Action::Compare(crate::ui::action::CompareAction::Example(crate::ui::action::CompareExample::Bounds)));
+    later.answer_all(&mut st);
+    assert_eq!(moves(&mut st), 4, "compare mode: a new build per move");
+}
+
+/// On the SVG backend too, a move whose run is out (the worker's, above 500 elements) moves
+/// only the dragged marble; the moves are gestures (their answers wait for the pointer to rest),
+/// the drop is not, and neither is a watermark's drag.
+#[test]
+fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     let (mut st, later) = later_state(&spread(1500));
     assert_eq!(st.scene.backend, Backend::Svg);
     let m = marble(&st, 3);
-    st.dispatch(start(DragStart::Element(3), m.x, 0.0));
-    let mut seen = vec![st.scene.generation];
+    st.dispatch(start(DragStart::Element(3), m.x, m.ts as f64));
+    later.answer_all(&mut st);
+    let built = st.scene.generation;
     for k in 1..4 {
         st.dispatch(to(m.x + 10.0 * f64::from(k), (m.ts + 1000 * i64::from(k)) as f64));
-        seen.push(st.scene.generation);
+        assert_eq!(st.scene.generation, built, "move {k}: the scene is patched, not rebuilt");
+        assert_eq!(marble(&st, 3).ts, m.ts + 1000 * i64::from(k));
     }
-    seen.dedup();
-    assert_eq!(seen.len(), 4, "a new build per move: {seen:?}");
-    drop(later);
+    let moves = later.requests();
+    assert_eq!(moves.len(), 3);
+    assert!(moves.iter().all(|r| r.gesture), "every move is a gesture");
+    st.dispatch(end());
+    let drop = later.requests();
+    assert!(!drop.last().is_some_and(|r| r.gesture), "the drop is answered at once");
+    later.answer_all(&mut st);
+    assert_ne!(st.scene.generation, built, "the answer builds in full");
+    st.dispatch(start(DragStart::Watermark, st.scene.watermark.x, 0.0));
+    st.dispatch(to(st.scene.watermark.x + 40.0, 200_000.0));
+    let wm = later.requests();
+    assert!(!wm.is_empty() && wm.iter().all(|r| !r.gesture), "a watermark drag is not: {wm:?}");
 }
