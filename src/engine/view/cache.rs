@@ -6,8 +6,8 @@ use super::{StepView, at_step};
 use crate::engine::run::Run;
 
 /// The fold of one run at any playhead, with a saved state every `every` steps (at most
-/// [`FoldCache::MAX_SAVED`] of them, saved as the playhead first passes them). A cache belongs
-/// to one run: make a new one for a new run.
+/// [`FoldCache::MAX_SAVED`] of them, fewer for a long trace: [`FoldCache::SAVED_EVENTS`]; saved
+/// as the playhead first passes them). A cache belongs to one run: make a new one for a new run.
 #[derive(Clone, Debug)]
 pub struct FoldCache {
     every: usize,
@@ -22,9 +22,21 @@ impl FoldCache {
     /// shrinks); they are never closer than [`FoldCache::MIN_EVERY`] steps.
     pub const MAX_SAVED: usize = 32;
     pub const MIN_EVERY: usize = 64;
+    /// A saved state holds everything the trace made up to it (windows, timers, contents): at
+    /// 100,000 elements (660,000 trace events) the view at the end is about 11 MB of wasm memory,
+    /// and 32 states held 150 MB. So the states saved, times the trace, stay under this many events
+    /// (at least [`FoldCache::MIN_SAVED`] states): 7 at 100,000 elements, 40 MB; a step back then folds
+    /// at most 14,000 steps (about 20 ms), and 32 states are kept up to 150,000 trace events.
+    pub const SAVED_EVENTS: usize = 5_000_000;
+    pub const MIN_SAVED: usize = 4;
+
+    /// How many states a cache of `run` saves at most.
+    pub fn max_saved(run: &Run) -> usize {
+        (Self::SAVED_EVENTS / run.trace.len().max(1)).clamp(Self::MIN_SAVED, Self::MAX_SAVED)
+    }
 
     pub fn new(run: &Run) -> FoldCache {
-        let every = run.steps.div_ceil(Self::MAX_SAVED).max(Self::MIN_EVERY);
+        let every = run.steps.div_ceil(Self::max_saved(run)).max(Self::MIN_EVERY);
         let start = StepView::untracked(run);
         FoldCache { every, saved: vec![start.clone()], current: start }
     }
@@ -101,6 +113,26 @@ mod tests {
             1 => AssignerSpec::Sliding { size: 6_000, slide: 2_000, offset: 0 },
             _ => AssignerSpec::Session { gap: 700 },
         }
+    }
+
+    /// A long trace saves fewer states (each holds everything up to it), and never fewer than
+    /// `MIN_SAVED`: the states are spread over the whole run.
+    #[test]
+    fn long_traces_save_fewer_states() {
+        let short = run(&stream(300, assigner(0)));
+        assert_eq!(FoldCache::max_saved(&short), FoldCache::MAX_SAVED);
+        let long = run(&stream(40_000, assigner(1)));
+        let events = long.trace.len();
+        assert!(events > FoldCache::SAVED_EVENTS / FoldCache::MAX_SAVED, "{events} events");
+        let saved = FoldCache::max_saved(&long);
+        assert!((FoldCache::MIN_SAVED..FoldCache::MAX_SAVED).contains(&saved), "{saved} states for {events} events");
+        assert!(saved * events <= FoldCache::SAVED_EVENTS.max(FoldCache::MIN_SAVED * events));
+        let mut cache = FoldCache::new(&long);
+        assert_eq!(cache.at(&long, long.steps), at_step(&long, long.steps));
+        assert!(cache.saved() <= saved, "{} saved, at most {saved}", cache.saved());
+        assert!(cache.every() * saved >= long.steps, "the saved states reach the end");
+        let back = long.steps / 3;
+        assert_eq!(cache.at(&long, back), at_step(&long, back), "a step back folds from a saved state");
     }
 
     proptest! {
