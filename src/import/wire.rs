@@ -19,7 +19,7 @@ use super::parse::{ImportedElement, Parsed, Progress, parse_with_progress};
 use super::timestamp::{TimeUnit, UtcOffset};
 use super::{BadRow, Column, Format, ImportError, ImportSpec, Mapping, Role, Warning};
 use crate::engine::ScenarioError;
-use crate::engine::wire::{Reader, Wire, WireError, wire_enum, wire_struct};
+use crate::engine::wire::{Reader, Sink, Wire, WireError, wire_enum, wire_struct};
 
 /// Rows the worker reads between two progress messages: a few milliseconds of work, so the bar
 /// moves smoothly; the worker does not yield (the page's thread is not the one that reads).
@@ -54,7 +54,7 @@ wire_enum!(Warning {
 });
 
 impl Wire for Column {
-    fn put(&self, out: &mut Vec<u8>) {
+    fn put<S: Sink>(&self, out: &mut S) {
         match self {
             Column::Name(n) => {
                 out.push(0);
@@ -79,7 +79,7 @@ impl Wire for Column {
 }
 
 impl Wire for ImportError {
-    fn put(&self, out: &mut Vec<u8>) {
+    fn put<S: Sink>(&self, out: &mut S) {
         use ImportError as E;
         match self {
             E::Empty => out.push(0),

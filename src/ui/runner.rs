@@ -18,7 +18,7 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::engine::wire::{decode_run, encode_run};
+use crate::engine::wire::{decode_run, encode_run, encoded_len};
 use crate::engine::{Run, Scenario, run};
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
@@ -130,7 +130,8 @@ pub fn answer(request: &[u8]) -> Vec<u8> {
         Err(e) => return answer_error(revision, slot, &format!("the worker could not read the scenario: {e}")),
     };
     let run = execute(&scenario);
-    let mut out = Vec::with_capacity(64 + 48 * run.trace.len());
+    // Sized exactly: a buffer that grows doubles (see `engine::wire::Sink`).
+    let mut out = Vec::with_capacity(HEADER_BYTES as usize + 1 + encoded_len(&run));
     out.extend_from_slice(&revision.to_le_bytes());
     out.push(slot_byte(slot));
     out.push(0);
@@ -308,7 +309,9 @@ mod tests {
             let mut q = WorkQueue::default();
             let posted = q.submit(request(41, slot, 12), 0.0).unwrap_or_else(|| panic!("an idle worker is posted to"));
             let bytes = encode_request(&posted);
-            let (got, next) = q.answered(&answer(&bytes));
+            let answered = answer(&bytes);
+            assert_eq!(answered.capacity(), answered.len(), "the answer's buffer is sized exactly");
+            let (got, next) = q.answered(&answered);
             assert!(next.is_none() && !q.busy());
             let Some(RunFinished { revision, slot: s, result: Ok(run) }) = got else { panic!("no run: {got:?}") };
             assert_eq!((revision, s), (41, slot));
