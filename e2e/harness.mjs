@@ -191,18 +191,26 @@ export async function dragBy(page, locator, dx, dy, { steps = 10 } = {}) {
 /**
  * Polls `read()` (in the test) once per animation frame of `page` until `done(value)` holds (by
  * default: the value is `true`); resolves to that value, or fails with `what` and the last value
- * seen after `timeout` ms. The one polling helper of the e2e tests.
+ * seen after `timeout` ms. The one polling helper of the e2e tests. `tick` waits between reads:
+ * a frame, or (a page whose clock is paused by `page.clock`, where frames do not run) a round trip
+ * to the page (`untilPaused`).
  */
-export async function until(page, what, read, done = (v) => v === true, timeout = 8000) {
+export async function until(page, what, read, done = (v) => v === true, timeout = 8000, tick = frame) {
   const deadline = Date.now() + timeout;
   let last;
   while (Date.now() < deadline) {
     last = await read();
     if (done(last)) return last;
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
+    await tick(page);
   }
   assert.fail(`${what}; last seen: ${JSON.stringify(last)?.slice(0, 300)}`);
 }
+
+const frame = (page) => page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
+
+/** [`until`] on a page whose clock `page.clock` has paused: no frames run there. */
+export const untilPaused = (page, what, read, done, timeout = 8000) =>
+  until(page, what, read, done, timeout, (p) => p.evaluate(() => 0));
 
 /**
  * The run-status test hook (TIMELINE_CONTRACT.md §2): waits until the run on show is the newest

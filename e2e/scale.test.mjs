@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, runSettled, until } from './harness.mjs';
+import { openApp, runSettled, until, untilPaused } from './harness.mjs';
 import { stream } from './stream.mjs';
 import { tidemarkCli } from './fixtures.mjs';
 
@@ -130,6 +130,88 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   assert.ok(!holds(after, ts0).some((f) => f.ids.includes(id)), `the window of ${ts0} fires without element ${id}`);
   assert.ok(holds(after, ts1).some((f) => f.ids.includes(id)), `a window of ${ts1} fires with element ${id}`);
   assert.notEqual(fnv(before), fnv(after));
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('1,000 elements on SVG: the dragged marble follows the pointer while its runs are out, and the run shows once the pointer rests', { timeout: 120000 }, async (t) => {
+  const sc = stream(1000, 'tumbling');
+  const app = await openApp({ viewport: { width: 1920, height: 1080 } });
+  t.after(() => app.close());
+  const { page } = app;
+  const scene = await loadStream(page, sc);
+  assert.equal(await scene.getAttribute('data-backend'), 'svg');
+  const status = page.locator('[data-testid="run-status"]');
+  assert.equal(await status.getAttribute('data-runner'), 'main-thread', 'a load of 1,000 elements runs at once');
+  await page.keyboard.press('End');
+  await until(page, 'the playhead at the end', () => page.locator('[data-testid="playhead"]').evaluate((e) => e.dataset.step === e.dataset.steps));
+  // The engine worker counts the requests it took and the answers it posted, so that the test
+  // knows when every answer of the drag is back in the page (no waiting on time).
+  const [worker] = page.workers();
+  assert.ok(worker, 'the engine worker is running');
+  await worker.evaluate(() => {
+    self.__took = 0;
+    self.__posted = 0;
+    self.addEventListener('message', () => { self.__took++; });
+    const post = self.postMessage.bind(self);
+    self.postMessage = (...a) => { self.__posted++; return post(...a); };
+  });
+  // The page's clock stands still: the 100 ms rest before a move's answer is installed does not
+  // pass until the test says so. Frames (the canvas hands pointer moves over once a frame) run
+  // when the test moves the clock on by one.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 60000);
+
+  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const id = Number(await entry.getAttribute('data-id'));
+  const key = await entry.getAttribute('data-key');
+  const ts0 = Number(await entry.getAttribute('data-ts'));
+  const box = await entry.boundingBox();
+  const revision = Number(await status.getAttribute('data-revision'));
+  const digest = () => page.locator('[data-testid="outputs"]').getAttribute('data-run-digest');
+  assert.equal(await digest(), fnv(cliRun(sc)));
+  // The ids of the element's window's firing (tumbling 30 s) in the output list. Read with
+  // evaluate: locators wait on frames, and the page's clock is about to stand still.
+  const start0 = Math.floor(ts0 / 30000) * 30000;
+  const firedWith = () => page.evaluate(([k, s]) => {
+    const row = document.querySelector(`[data-testid="output-row"][data-key="${k}"][data-start="${s}"]`);
+    return row ? row.dataset.ids.split(',').map(Number) : [];
+  }, [key, start0]);
+  assert.ok((await firedWith()).includes(id), `the window at ${start0} fires with element ${id}`);
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.clock.runFor(17);
+  for (let i = 1; i <= 10; i++) {
+    await page.mouse.move(x + i * 8, y);
+    await page.clock.runFor(17);
+  }
+  const marbleTs = () => page.evaluate((i) => Number(document.querySelector(`[data-testid="element"][data-id="${i}"]`)?.dataset.ts), id);
+  const statusOf = () => page.evaluate(() => ({ ...document.querySelector('[data-testid="run-status"]').dataset }));
+  const ts1 = await untilPaused(page, 'the marble following the pointer', marbleTs, (v) => v > ts0);
+  await untilPaused(page, 'every answer of the drag back in the page', () => worker.evaluate(() => [self.__took, self.__posted]), ([took, posted]) => took > 0 && took === posted);
+  const during = await statusOf();
+  assert.equal(during.runner, 'worker', 'the moves ran in the worker');
+  assert.equal(during.state, 'running', 'the answer waits for the pointer to rest');
+  assert.notEqual(Math.floor(ts1 / 30000), Math.floor(ts0 / 30000), `dragged from ${ts0} into another window (${ts1})`);
+  assert.ok((await firedWith()).includes(id), 'the outputs on show are still those of the run before the drag');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid="run-progress"]').length), 0, 'no progress toast during a drag');
+
+  // The pointer rests (still pressed): the last move's run is installed.
+  await page.clock.runFor(150);
+  const rested = await untilPaused(page, 'the run of the last move on show', statusOf, (v) => v.state === 'done');
+  assert.ok(Number(rested.revision) > revision);
+  assert.equal(await marbleTs(), ts1);
+  assert.ok(!(await firedWith()).includes(id), `the window at ${start0} fires without element ${id} now`);
+
+  // The drop is not a move: its run is installed without a rest.
+  await page.mouse.up();
+  await page.clock.runFor(17);
+  await untilPaused(page, 'the run of the drop', statusOf, (v) => v.state === 'done' && v.revision !== rested.revision);
+  await page.clock.resume();
+  const dropped = await marbleTs();
+  const final = structuredClone(sc);
+  final.input.find((e) => e.id === id).ts = dropped;
+  assert.equal(await digest(), fnv(cliRun(final)), "the page's outputs after the drop are the command line's");
   assert.deepEqual(app.pageErrors, []);
 });
 
