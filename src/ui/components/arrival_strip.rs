@@ -255,7 +255,12 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
         Some(Drag::Arrival { from, over, partition }) => (Some(from), Some(over), partition),
         _ => (None, None, None),
     };
-    let partitions = s.doc.scenario.partition_count();
+    // Read from the whole input: once per change of it, not for each move of a drag.
+    let facts = {
+        let scenario = s.doc.scenario.clone();
+        use_memo(s.input_version(), move |_| (scenario.partition_count(), scenario.arrivals()))
+    };
+    let (partitions, arrivals) = (facts.0, &facts.1);
     let several = partitions > 1;
     let partition_of = |i: usize| match s.doc.scenario.input.get(i) {
         Some(InputItem::Element(e)) => e.partition,
@@ -351,7 +356,6 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let view = &s.fold.view;
     let step = s.play.step;
     let selected = s.selection.and_then(|o| o.input());
-    let arrivals = s.doc.scenario.arrivals();
     // Restores the playhead has passed: (crash item, checkpoint, first replayed item).
     let restores: Vec<(usize, Option<u32>, usize)> = s
         .doc

@@ -113,7 +113,7 @@ struct Said {
 /// due at the restore fires at once; its place among the first outputs is a race, so no golden).
 fn recovery_basis(s: &AppState, step: usize) -> Option<(&'static str, &'static str)> {
     use crate::engine::trace::TraceKind as K;
-    if step == 0 || !s.doc.shown_scenario.has_recovery() {
+    if step == 0 || !s.doc.layout.recovery {
         return None;
     }
     let trace = &s.doc.run.trace;

@@ -43,13 +43,16 @@ pub fn OutputList(props: &OutputListProps) -> Html {
         (Vec::new(), false)
     };
     let dragging = s.drag.is_some();
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} /> }
+    let recovery = s.doc.layout.recovery;
+    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {recovery} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} /> }
 }
 
 #[derive(Properties)]
 struct OutputRowsProps {
     run: Rc<Run>,
     scenario: Rc<Scenario>,
+    /// The scenario has checkpoint / crash items (`RunLayout::recovery`).
+    recovery: bool,
     /// How many of `run.outputs` were emitted up to the playhead.
     upto: usize,
     /// Outputs emitted by the step just taken (animated).
@@ -76,6 +79,7 @@ impl PartialEq for OutputRowsProps {
             && self.values == other.values
             && self.fresh == other.fresh
             && self.fresh_late == other.fresh_late
+            && self.recovery == other.recovery
             && self.scenario.function == other.scenario.function
             && self.scenario.side_output == other.scenario.side_output
             && (Rc::ptr_eq(&self.run, &other.run)
@@ -121,8 +125,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     let fire_row = {
         let (run, scenario, fresh, values) = (p.run.clone(), p.scenario.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
-        // Once per list, not per row: it reads the whole input.
-        let recovery = scenario.has_recovery();
+        let recovery = p.recovery;
         Callback::from(move |n: usize| {
             fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, recovery, *i))
         })

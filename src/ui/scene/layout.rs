@@ -93,6 +93,8 @@ pub struct RunLayout {
     pub arrivals: Vec<Millis>,
     /// Each element's windows and firings, for its accessible name.
     pub fates: super::fate::Fates,
+    /// The scenario has checkpoint / crash items (`Scenario::has_recovery`, read once a run).
+    pub recovery: bool,
 }
 
 fn is_drawable(t: Millis) -> bool {
@@ -238,6 +240,7 @@ impl RunLayout {
             processing_windows,
             arrivals,
             fates: super::fate::Fates::new(run),
+            recovery: scenario.has_recovery(),
         };
         layout.place_lanes(1.0);
         layout.natural_height = layout.height;

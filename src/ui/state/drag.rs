@@ -124,8 +124,8 @@ impl AppState {
         match self.drag {
             Some(Drag::Element { index, grab_offset_millis, arrival: true }) => {
                 let at = saturate(millis + grab_offset_millis).max(0);
-                if let Some(e) = self.doc.element_mut(index)
-                    && e.arrival != Some(at)
+                if self.doc.element(index).is_some_and(|e| e.arrival != Some(at))
+                    && let Some(e) = self.doc.element_mut(index)
                 {
                     e.arrival = Some(at);
                     let request = self.doc.touch();
@@ -134,8 +134,8 @@ impl AppState {
             }
             Some(Drag::Element { index, grab_offset_millis, arrival: false }) => {
                 let ts = saturate(millis + grab_offset_millis);
-                if let Some(e) = self.doc.element_mut(index)
-                    && e.ts != ts
+                if self.doc.element(index).is_some_and(|e| e.ts != ts)
+                    && let Some(e) = self.doc.element_mut(index)
                 {
                     e.ts = ts;
                     let request = self.doc.touch();

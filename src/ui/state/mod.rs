@@ -405,6 +405,15 @@ impl AppState {
         (state, self.doc.requested + b.map_or(0, |b| b.requested))
     }
 
+    /// Changes whenever the input's items, arrivals or partitions may have changed: with every
+    /// commit and every revision, except while an element is dragged along event time (its moves
+    /// change one timestamp), so that what is read from the whole input (the arrival strip's
+    /// arrivals and partitions) is not read again for each move of a large stream.
+    pub fn input_version(&self) -> (u64, u64) {
+        let moving_ts = matches!(self.drag, Some(Drag::Element { arrival: false, .. }));
+        (self.doc.commits, if moving_ts { u64::MAX } else { self.doc.revision })
+    }
+
     /// The runner's name (the run-status hook says which one runs).
     pub fn runner_name(&self) -> &'static str {
         self.runner.0.name()

@@ -168,3 +168,37 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     let wm = later.requests();
     assert!(!wm.is_empty() && wm.iter().all(|r| !r.gesture), "a watermark drag is not: {wm:?}");
 }
+
+/// What is read from the whole input (the arrival strip's arrivals and partitions) is read again
+/// when the input may have changed: not for the moves of an element dragged along event time
+/// (one timestamp changes), again at its drop, and for every move of an arrival's drag.
+#[test]
+fn the_input_version_holds_still_while_a_timestamp_is_dragged() {
+    let (mut st, later) = later_state(&spread(600));
+    let m = marble(&st, 5);
+    let before = st.input_version();
+    st.dispatch(start(DragStart::Element(5), m.x, m.ts as f64));
+    let dragging = st.input_version();
+    assert_ne!(dragging, before);
+    for k in 1..4 {
+        st.dispatch(to(m.x + 10.0 * f64::from(k), (m.ts + 1000 * i64::from(k)) as f64));
+        assert_eq!(st.input_version(), dragging, "move {k}");
+    }
+    st.dispatch(end());
+    later.answer_all(&mut st);
+    let dropped = st.input_version();
+    assert_ne!(dropped, dragging, "the drop is a commit");
+    assert_ne!(dropped, before);
+    // Along the processing-time axis a move changes an arrival: each move is a new version.
+    st.dispatch(Action::Drag(crate::ui::action::DragAction::Start {
+        what: DragStart::Element(5),
+        px: m.x,
+        millis: 0.0,
+    }));
+    if let Some(crate::ui::action::Drag::Element { arrival, .. }) = &mut st.drag {
+        *arrival = true;
+    }
+    let a = st.input_version();
+    st.dispatch(to(m.x + 30.0, 5_000.0));
+    assert_ne!(st.input_version(), a, "an arrival's move");
+}
