@@ -59,7 +59,8 @@ for (const n of sizes) {
           if (m.on) for (const e of list.getEntries()) m.longTasks.push(e.duration);
         }).observe({ type: 'longtask' });
         document.addEventListener('change', () => { m.changeAt = performance.now(); }, { capture: true });
-        window.addEventListener('pointerup', () => { m.upAt = performance.now(); }, { capture: true });
+        // The event's own time: a busy page dispatches it late.
+        window.addEventListener('pointerup', (e) => { m.upAt = e.timeStamp; }, { capture: true });
         let last = 0;
         const loop = (now) => {
           if (m.on && last) m.frames.push(now - last);

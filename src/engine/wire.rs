@@ -196,7 +196,13 @@ impl<T: Wire> Wire for Vec<T> {
     }
     fn get(r: &mut Reader<'_>) -> Self {
         let n = r.len();
-        let mut v = Vec::with_capacity(n);
+        let mut v = Vec::new();
+        // A length is at most the bytes left, but an item may be larger than its bytes: a
+        // corrupted length must fail the reader, not abort the module on an allocation.
+        if v.try_reserve_exact(n).is_err() {
+            r.fail("a list is too long to hold");
+            return v;
+        }
         for _ in 0..n {
             v.push(T::get(r));
         }

@@ -163,10 +163,11 @@ pub struct WorkQueue {
     newest: [Option<Newest>; 2],
 }
 
-/// A request in the queue, its scenario held weakly: a drag's next move then edits the scenario
-/// in place (`Rc::make_mut`) instead of copying it because the queue holds it (at 100,000
-/// elements that copy was about 5 ms of every move). A request whose scenario has been edited
-/// since is not run: a newer request of its slot replaced it.
+/// A request in the queue, its scenario held weakly, so that a waiting request is not one more
+/// reason for a drag's next move to copy the scenario (`Rc::make_mut`; at 100,000 elements a copy
+/// is about 5 ms; the previous `AppState`, which Yew holds while the reducer runs, still shares it).
+/// A request whose scenario has been edited since is not run: the edit's own request of its slot
+/// replaced it.
 #[derive(Clone, Debug)]
 struct Queued {
     revision: u64,
@@ -244,6 +245,11 @@ impl WorkQueue {
         None
     }
 
+    /// Whether an answer (its header, at least) is for the newest request of its slot.
+    pub fn is_current(&self, head: &[u8]) -> bool {
+        self.current(head).is_some()
+    }
+
     /// The newest request of the answer's slot, when the answer is for it (else it is stale).
     fn current(&self, head: &[u8]) -> Option<Newest> {
         let (revision, slot, _) = header(head)?;
@@ -269,7 +275,8 @@ impl WorkQueue {
     /// How long (ms, from `now_ms`) a current answer to a drag move waits before it is read: until
     /// its request has been the newest for [`REST_MS`]. 0 for any other answer (read it now).
     pub fn rest_left(&self, head: &[u8], now_ms: f64) -> f64 {
-        self.current(head).filter(|n| n.gesture).map_or(0.0, |n| (n.at_ms + REST_MS - now_ms).max(0.0))
+        // Clamped: a clock that went back never holds an answer longer than the rest.
+        self.current(head).filter(|n| n.gesture).map_or(0.0, |n| (n.at_ms + REST_MS - now_ms).clamp(0.0, REST_MS))
     }
 
     /// Whether a run is out.
@@ -428,6 +435,8 @@ mod tests {
         assert_eq!(q.done(), None, "nothing waits");
         assert_eq!(q.rest_left(head, 1030.0), REST_MS - 30.0, "answered 30 ms after the move");
         assert_eq!(q.rest_left(head, 1000.0 + REST_MS), 0.0, "the pointer rested");
+        assert_eq!(q.rest_left(head, 0.0), REST_MS, "a clock that went back holds it no longer than the rest");
+        assert!(q.is_current(head));
         // The pointer moves on before the rest is over: the held answer is stale.
         let posted = q.submit(gesture(2, 2), 1050.0).unwrap_or_else(|| panic!("posted"));
         assert_eq!(q.rest_left(head, 1100.0), 0.0);
@@ -460,10 +469,11 @@ mod tests {
         assert!(q.submit(waiting, 0.0).is_none());
         assert_eq!(Rc::strong_count(&doc), 1);
         let input = doc.input.as_ptr();
+        assert!(q.waiting[0].as_ref().and_then(Queued::request).is_some());
         let _ = Rc::make_mut(&mut doc);
         assert_eq!(doc.input.as_ptr(), input, "a move edits the scenario in place: its input is not copied");
         // The waiting request's scenario was edited since: it is not run (its edit's request would be).
-        drop(doc);
+        assert!(q.waiting[0].as_ref().is_some_and(|w| w.request().is_none()), "the waiting request is cut off");
         let (_, next) = q.answered(&answer(&encode_request(&first)));
         assert!(next.is_none() && !q.busy(), "{next:?}");
         // Still there: it is posted, and a cancel hands back only what can still run.
@@ -493,7 +503,8 @@ mod tests {
         let b = next.unwrap_or_else(|| panic!("B goes next"));
         let (got, _) = q.answered(&answer(&encode_request(&b)));
         assert!(matches!(got, Some(RunFinished { revision: 2, slot: RunSlot::Compare, result: Ok(_) })));
-        // A compare document made anew counts from 1 again: its answers are not taken for stale.
+        // The queue takes the newest request of a slot for current, even with a lower revision
+        // (the state counts a new compare document on from the old one's: `compare_revisions`).
         let b = q.submit(request(1, RunSlot::Compare, 4), 0.0).unwrap_or_else(|| panic!("posted"));
         let (got, _) = q.answered(&answer(&encode_request(&b)));
         assert!(matches!(got, Some(RunFinished { revision: 1, slot: RunSlot::Compare, .. })));

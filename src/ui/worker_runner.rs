@@ -46,6 +46,9 @@ struct Inner {
     /// The last run was answered on the main thread (at most [`RUN_HERE_MAX`] elements, and no
     /// more than [`LIVE_DRAG_MAX`] for a drag move).
     ran_here: bool,
+    /// A drag move's current answer waiting for the pointer to rest (its header and its buffer):
+    /// one at a time, so a newer answer lets an older buffer go at once.
+    held: Option<(Vec<u8>, Uint8Array)>,
     /// Kept alive while the worker is.
     #[allow(clippy::type_complexity)]
     handlers: Option<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>)>,
@@ -55,7 +58,8 @@ struct Inner {
 /// (the SVG backend's limit): at that size a run takes a few milliseconds, about a message round trip
 /// plus the run's decoding, and an answer at once keeps the page's edit semantics exactly as they were
 /// (a configuration edit's proposal is accepted or refused within its keystroke, so typing into a
-/// field stays one undo step; a drag's frame shows its own run). Larger streams go to the worker.
+/// field stays one undo step). Larger streams go to the worker, and so do the drag moves of more
+/// than [`LIVE_DRAG_MAX`] elements.
 pub const RUN_HERE_MAX: usize = 2_000;
 
 /// A drag move of a scenario of more elements than this goes to the worker all the same: above
@@ -64,6 +68,11 @@ pub const RUN_HERE_MAX: usize = 2_000;
 /// pointer alone (`SceneInput::drag_moved`), and the answer is installed when the pointer rests
 /// (`runner::REST_MS`). Up to this many, every move shows its own run at once.
 pub const LIVE_DRAG_MAX: usize = 500;
+
+/// The page's monotonic clock (ms): a rest is measured on it, not on the wall clock.
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
 
 /// The worker script's URL, when this page can have a worker (also the import's, `ui::import_worker`).
 pub(crate) fn worker_url() -> Option<String> {
@@ -151,7 +160,7 @@ impl WorkerRunner {
         let (next, wait) = {
             let mut inner = self.0.borrow_mut();
             let next = inner.queue.done().zip(inner.worker.clone());
-            (next, inner.queue.rest_left(&head, js_sys::Date::now()))
+            (next, inner.queue.rest_left(&head, now_ms()))
         };
         // Read before the next post can fail (a failure drains the queue, not the answers).
         let answer = (wait <= 0.0).then(|| self.0.borrow().queue.read(&head, || bytes.to_vec())).flatten();
@@ -162,20 +171,48 @@ impl WorkerRunner {
         }
         if wait > 0.0 {
             // A drag move's answer: read when the pointer has rested, unless a move came since.
-            let me = self.clone();
-            let later = Closure::once_into_js(move || me.read(&head, &bytes));
-            if let Some(w) = web_sys::window() {
-                let _ =
-                    w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait.ceil() as i32);
-            }
+            self.hold(head, bytes, wait);
         } else if let Some(a) = answer {
             self.deliver(Action::RunFinished(a));
         }
     }
 
-    /// Reads an answer that is still current (copied out of its buffer only then) and reduces it.
-    fn read(&self, head: &[u8], bytes: &Uint8Array) {
-        let answer = self.0.borrow().queue.read(head, || bytes.to_vec());
+    /// Keeps a drag move's current answer (replacing an older one) and looks at it again in
+    /// `wait` ms; where no timer can be set, at once.
+    fn hold(&self, head: Vec<u8>, bytes: Uint8Array, wait: f64) {
+        self.0.borrow_mut().held = Some((head, bytes));
+        let me = self.clone();
+        let later = Closure::once_into_js(move || me.read_held());
+        let set = web_sys::window().map(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait.ceil() as i32)
+        });
+        if !matches!(set, Some(Ok(_))) {
+            // No timer: read it now, rested or not.
+            let answer = {
+                let mut inner = self.0.borrow_mut();
+                let held = inner.held.take();
+                held.and_then(|(head, bytes)| inner.queue.read(&head, || bytes.to_vec()))
+            };
+            if let Some(a) = answer {
+                self.deliver(Action::RunFinished(a));
+            }
+        }
+    }
+
+    /// The held answer: held on if its rest is not over (a timer of an older answer fired), else
+    /// reduced if it is still current (copied out of its buffer only then).
+    fn read_held(&self) {
+        let (answer, again) = {
+            let mut inner = self.0.borrow_mut();
+            let Some((head, bytes)) = inner.held.take() else { return };
+            match inner.queue.rest_left(&head, now_ms()) {
+                wait if wait > 0.0 => (None, Some((head, bytes, wait))),
+                _ => (inner.queue.read(&head, || bytes.to_vec()), None),
+            }
+        };
+        if let Some((head, bytes, wait)) = again {
+            return self.hold(head, bytes, wait);
+        }
         if let Some(a) = answer {
             self.deliver(Action::RunFinished(a));
         }
@@ -217,7 +254,12 @@ impl Runner for WorkerRunner {
                 drop(inner);
                 return MainThreadRunner.submit(request);
             };
-            (inner.queue.submit(request, js_sys::Date::now()), worker)
+            let posted = inner.queue.submit(request, now_ms());
+            if inner.held.as_ref().is_some_and(|(head, _)| !inner.queue.is_current(head)) {
+                // Stale now: its buffer can go.
+                inner.held = None;
+            }
+            (posted, worker)
         };
         if let Some(r) = to_post
             && Self::post(&worker, &r).is_err()
@@ -240,6 +282,7 @@ impl Runner for WorkerRunner {
             let Some(w) = inner.worker.take() else { return false };
             w.terminate();
             inner.handlers = None;
+            inner.held = None;
             inner.queue.cancel()
         };
         self.spawn();

@@ -25,6 +25,9 @@ impl AppState {
     /// Opens (or replaces) B; `follow`: B's input is A's.
     pub(super) fn open_compare(&mut self, b: Scenario, follow: bool) {
         let mut c = Compare::new(b, follow);
+        // Counting on from every B before (see `compare_revisions`).
+        let from = self.compare_revisions.max(self.compare.as_ref().map_or(0, |c| c.doc.requested));
+        (c.doc.revision, c.doc.requested, c.doc.shown) = (from, from, from);
         if follow {
             Rc::make_mut(&mut c.doc.scenario).input = self.doc.scenario.input.clone();
         }

@@ -138,7 +138,11 @@ impl AppState {
                     && let Some(e) = self.doc.element_mut(index)
                 {
                     e.ts = ts;
-                    let request = self.doc.touch();
+                    let mut request = self.doc.touch();
+                    // A gesture: a worker holds its answer until the pointer rests, and meanwhile
+                    // the marble follows the pointer alone (`AppState::refresh`). Not in the 2-D
+                    // view or compare mode, which build every move in full.
+                    request.gesture = !self.chrome.two_d && self.compare.is_none();
                     self.request(request);
                 }
             }

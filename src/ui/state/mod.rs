@@ -122,6 +122,9 @@ pub struct AppState {
     fold_views: FoldViews,
     /// What `scene` was made for.
     scene_key: Option<SceneKey>,
+    /// The newest revision any compare document (B) asked for: a new B counts on from it, so that
+    /// the answer to an old B's run still out is stale for the new one.
+    compare_revisions: u64,
 }
 
 /// States compare by identity: the reducer returns a new state for every change, so two
@@ -161,6 +164,7 @@ impl AppState {
             fold_key: (0, 0),
             fold_views: FoldViews::default(),
             scene_key: None,
+            compare_revisions: 0,
         };
         s.refresh();
         s
@@ -226,14 +230,11 @@ impl AppState {
         }
     }
 
-    /// Leaves a run request for the runner (the reducer never runs the engine). A pointer move of
-    /// an element dragged in event time is a gesture: a worker holds its answer until the pointer
-    /// rests, and meanwhile the marble follows the pointer alone (`refresh`).
-    fn request(&mut self, mut request: RunRequest) {
-        request.gesture = request.slot == RunSlot::Main
-            && matches!(self.drag, Some(Drag::Element { arrival: false, .. }))
-            && !self.chrome.two_d
-            && self.compare.is_none();
+    /// Leaves a run request for the runner (the reducer never runs the engine).
+    fn request(&mut self, request: RunRequest) {
+        if request.slot == RunSlot::Compare {
+            self.compare_revisions = self.compare_revisions.max(request.revision);
+        }
         if request.slot == RunSlot::Main && self.step_on_show.is_none() {
             self.step_on_show = Some(self.play.step);
         }

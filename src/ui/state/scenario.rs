@@ -194,10 +194,10 @@ impl Doc {
         true
     }
 
-    /// The scenario to edit in place (cloned if an undo snapshot shares it). Only for an edit that
-    /// changes it and is then asked for ([`Doc::touch`]): a worker's queue holds the scenarios of
-    /// waiting requests weakly (`runner::WorkQueue`), and an edit in place drops them, as the
-    /// edit's own request replaces them.
+    /// The scenario to edit (copied first when anything else shares it: an undo snapshot, the
+    /// previous state Yew still holds). Only for an edit that changes it and is then asked for
+    /// ([`Doc::touch`]): a worker's queue holds the scenarios of waiting requests weakly
+    /// (`runner::WorkQueue`), and an edit cuts them off, as the edit's own request replaces them.
     pub fn scenario_mut(&mut self) -> &mut Scenario {
         Rc::make_mut(&mut self.scenario)
     }

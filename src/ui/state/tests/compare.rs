@@ -192,3 +192,27 @@ fn a_preset_opens_in_compare_mode() {
     assert!(c.follow);
     assert_eq!((bound(&c.doc.scenario), c.doc.scenario.input.len()), (Some(20000), 1));
 }
+
+/// A new B counts its revisions on from every B before: the answer to an old B's run still out
+/// is stale for the new one (both B's first requests were revision 1 before, and the old answer
+/// was installed as the new B's), also after compare mode was closed in between.
+#[test]
+fn a_new_b_does_not_take_an_old_bs_answer() {
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    later.answer_all(&mut st);
+    st.dispatch(Action::Load { scenario: Box::new(scenario(OUT_OF_ORDER)), step: None, banner: None });
+    later.answer_all(&mut st);
+    st.dispatch(Action::Compare(CompareAction::Example(CompareExample::Bounds)));
+    let old: Vec<_> = later.take();
+    let old_b = old.iter().filter(|a| a.slot == RunSlot::Compare).max_by_key(|a| a.revision).cloned();
+    let Some(old_b) = old_b else { panic!("B's run was asked for") };
+    st.dispatch(Action::Compare(CompareAction::Close));
+    st.dispatch(Action::Compare(CompareAction::Example(CompareExample::Idleness)));
+    let new_b = later.requests().into_iter().filter(|r| r.slot == RunSlot::Compare).map(|r| r.revision).max();
+    assert!(new_b.is_some_and(|n| n > old_b.revision), "{new_b:?} after {}", old_b.revision);
+    st.dispatch(Action::RunFinished(old_b));
+    assert_eq!(st.run_status().0, "running", "the old B's answer is not the new B's");
+    later.answer_all(&mut st);
+    assert_eq!(st.run_status().0, "done");
+}
