@@ -5,7 +5,7 @@
 //! ```text
 //!  submit(request) ──WorkQueue──▶ postMessage(bytes, [buffer])  ─▶ worker: answer(bytes)
 //!  onmessage(bytes) ──WorkQueue::done──▶ post the next
-//!                   ──WorkQueue::rest_left──▶ a drag move's answer? wait until the pointer rests
+//!                   ──WorkQueue::rest_left──▶ a drag move's answer? hold it until the pointer rests
 //!                   ──WorkQueue::read──▶ stale? drop unread : Action::RunFinished
 //! ```
 //!
@@ -157,64 +157,58 @@ impl WorkerRunner {
         }
         let bytes = Uint8Array::new(&data);
         let head = bytes.subarray(0, HEADER_BYTES.min(bytes.length())).to_vec();
-        let (next, wait) = {
+        let next = {
             let mut inner = self.0.borrow_mut();
-            let next = inner.queue.done().zip(inner.worker.clone());
-            (next, inner.queue.rest_left(&head, now_ms()))
+            inner.queue.done().zip(inner.worker.clone())
         };
-        // Read before the next post can fail (a failure drains the queue, not the answers).
-        let answer = (wait <= 0.0).then(|| self.0.borrow().queue.read(&head, || bytes.to_vec())).flatten();
+        // The worker starts on the next run while this answer is decoded. A failed post drains
+        // the queue but keeps what is current, so the answer is read as usual after it.
         if let Some((request, worker)) = next
             && Self::post(&worker, &request).is_err()
         {
             self.fail();
         }
+        let wait = self.0.borrow().queue.rest_left(&head, now_ms());
         if wait > 0.0 {
             // A drag move's answer: read when the pointer has rested, unless a move came since.
             self.hold(head, bytes, wait);
-        } else if let Some(a) = answer {
+        } else {
+            self.read(&head, &bytes);
+        }
+    }
+
+    /// Reduces an answer if it is still current (copied out of its buffer only then).
+    fn read(&self, head: &[u8], bytes: &Uint8Array) {
+        let answer = self.0.borrow().queue.read(head, || bytes.to_vec());
+        if let Some(a) = answer {
             self.deliver(Action::RunFinished(a));
         }
     }
 
     /// Keeps a drag move's current answer (replacing an older one) and looks at it again in
-    /// `wait` ms; where no timer can be set, at once.
+    /// `wait` ms; where no timer can be set, reads it now, rested or not.
     fn hold(&self, head: Vec<u8>, bytes: Uint8Array, wait: f64) {
-        self.0.borrow_mut().held = Some((head, bytes));
         let me = self.clone();
         let later = Closure::once_into_js(move || me.read_held());
         let set = web_sys::window().map(|w| {
             w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait.ceil() as i32)
         });
-        if !matches!(set, Some(Ok(_))) {
-            // No timer: read it now, rested or not.
-            let answer = {
-                let mut inner = self.0.borrow_mut();
-                let held = inner.held.take();
-                held.and_then(|(head, bytes)| inner.queue.read(&head, || bytes.to_vec()))
-            };
-            if let Some(a) = answer {
-                self.deliver(Action::RunFinished(a));
-            }
+        if matches!(set, Some(Ok(_))) {
+            self.0.borrow_mut().held = Some((head, bytes));
+        } else {
+            self.read(&head, &bytes);
         }
     }
 
     /// The held answer: held on if its rest is not over (a timer of an older answer fired), else
-    /// reduced if it is still current (copied out of its buffer only then).
+    /// read.
     fn read_held(&self) {
-        let (answer, again) = {
-            let mut inner = self.0.borrow_mut();
-            let Some((head, bytes)) = inner.held.take() else { return };
-            match inner.queue.rest_left(&head, now_ms()) {
-                wait if wait > 0.0 => (None, Some((head, bytes, wait))),
-                _ => (inner.queue.read(&head, || bytes.to_vec()), None),
-            }
-        };
-        if let Some((head, bytes, wait)) = again {
-            return self.hold(head, bytes, wait);
-        }
-        if let Some(a) = answer {
-            self.deliver(Action::RunFinished(a));
+        let Some((head, bytes)) = self.0.borrow_mut().held.take() else { return };
+        let wait = self.0.borrow().queue.rest_left(&head, now_ms());
+        if wait > 0.0 {
+            self.hold(head, bytes, wait);
+        } else {
+            self.read(&head, &bytes);
         }
     }
 

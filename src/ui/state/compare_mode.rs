@@ -26,7 +26,7 @@ impl AppState {
     pub(super) fn open_compare(&mut self, b: Scenario, follow: bool) {
         let mut c = Compare::new(b, follow);
         // Counting on from every B before (see `compare_revisions`).
-        let from = self.compare_revisions.max(self.compare.as_ref().map_or(0, |c| c.doc.requested));
+        let from = self.compare_revisions;
         (c.doc.revision, c.doc.requested, c.doc.shown) = (from, from, from);
         if follow {
             Rc::make_mut(&mut c.doc.scenario).input = self.doc.scenario.input.clone();

@@ -2,9 +2,7 @@
 //! differences are marked on both scenes, the link and undo carry both configurations; and the
 //! SQL view's TVF rows.
 
-use std::rc::Rc;
-
-use super::runs_support::Later;
+use super::runs_support::later_loaded;
 use super::*;
 use crate::engine::scenario::{TvfSpec, WatermarkSpec};
 use crate::ui::action::{CompareAction, CompareExample, PlayAction, Side, TeachAction, TvfKind};
@@ -28,22 +26,12 @@ fn bound(s: &crate::engine::Scenario) -> Option<i64> {
     }
 }
 
-/// `OUT_OF_ORDER` on show, on a runner that answers when the test says (the worker's way).
-fn out_of_order_later() -> (AppState, Rc<Later>) {
-    let later = Rc::new(Later::default());
-    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
-    later.answer_all(&mut st);
-    st.dispatch(Action::Load { scenario: Box::new(scenario(OUT_OF_ORDER)), step: None, banner: None });
-    later.answer_all(&mut st);
-    (st, later)
-}
-
 /// Bounds 5 s against 20 s: B's run is a request of its own (slot `Compare`, the reducer runs
 /// nothing), and at the end the late element and the firings that differ are listed and
 /// marked on both canvases.
 #[test]
 fn bounds_example_marks_the_differences_on_both_sides() {
-    let (mut st, later) = out_of_order_later();
+    let (mut st, later) = later_loaded(OUT_OF_ORDER);
     st.dispatch(Action::Compare(CompareAction::Example(CompareExample::Bounds)));
     let slots: Vec<RunSlot> = later.requests().iter().map(|r| r.slot).collect();
     assert!(slots.contains(&RunSlot::Compare), "B's run is asked of the runner: {slots:?}");
@@ -204,7 +192,7 @@ fn a_preset_opens_in_compare_mode() {
 /// was installed as the new B's), also after compare mode was closed in between.
 #[test]
 fn a_new_b_does_not_take_an_old_bs_answer() {
-    let (mut st, later) = out_of_order_later();
+    let (mut st, later) = later_loaded(OUT_OF_ORDER);
     st.dispatch(Action::Compare(CompareAction::Example(CompareExample::Bounds)));
     let old: Vec<_> = later.take();
     let old_b = old.iter().filter(|a| a.slot == RunSlot::Compare).max_by_key(|a| a.revision).cloned();

@@ -1,6 +1,7 @@
-//! A runner that answers later, when the test says so (`runs.rs`, `compare.rs`).
+//! A runner that answers later, when the test says so (`runs.rs`, `compare.rs`, `scale.rs`).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::AppState;
 use crate::ui::action::Action;
@@ -38,4 +39,14 @@ impl Later {
             st.dispatch(Action::RunFinished(a));
         }
     }
+}
+
+/// A state whose runs answer when the test says (the worker's way), with `json` loaded and run.
+pub fn later_loaded(json: &str) -> (AppState, Rc<Later>) {
+    let later = Rc::new(Later::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
+    later.answer_all(&mut st);
+    st.dispatch(Action::Load { scenario: Box::new(super::scenario(json)), step: None, banner: None });
+    later.answer_all(&mut st);
+    (st, later)
 }

@@ -1,6 +1,7 @@
 //! Scenes of more than 2,000 elements (issue 15): the canvas backend, its overlay, and hit
 //! testing and drags on it as on SVG.
 
+use super::runs_support::later_loaded;
 use super::*;
 use crate::ui::action::ObjectId;
 use crate::ui::scene::{Backend, Hit};
@@ -42,7 +43,7 @@ fn the_overlay_marble_is_hit_and_dragged() {
     assert!(fired_with_it, "the end of input fires its window with it");
 }
 
-/// 3,000 elements over 30 keys and ten minutes, so that windows, timers and marbles all exist.
+/// `n` elements over 30 keys and ten minutes, so that windows, timers and marbles all exist.
 fn spread(n: usize) -> String {
     let items: Vec<String> =
         (0..n).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000)).collect();
@@ -54,23 +55,13 @@ fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }
 
-/// A state whose runs answer when the test says (the worker's way), loaded with `json`.
-fn later_state(json: &str) -> (AppState, std::rc::Rc<super::runs_support::Later>) {
-    let later = std::rc::Rc::new(super::runs_support::Later::default());
-    let mut st = AppState::start("", Ok(None), 1200.0, later.clone());
-    later.answer_all(&mut st);
-    st.dispatch(Action::Load { scenario: Box::new(scenario(json)), step: None, banner: None });
-    later.answer_all(&mut st);
-    (st, later)
-}
-
 /// Above 2,000 elements a drag move whose run is still out moves only the dragged marble: the
 /// scene keeps its build's generation (the canvas backend leaves its bulk drawing alone), the
 /// marble and the drag label follow the new timestamp, and every other item is the full build's
 /// of the same moment. The answer builds the scene in full again (a new generation).
 #[test]
 fn a_drag_move_waiting_for_its_run_moves_only_the_dragged_marble() {
-    let (mut st, later) = later_state(&spread(3000));
+    let (mut st, later) = later_loaded(&spread(3000));
     assert_eq!(st.scene.backend, Backend::Canvas);
     let i = 7;
     let m = marble(&st, i);
@@ -133,7 +124,7 @@ fn moves_answered_at_once_build_the_scene_in_full() {
     let mut st = state(&spread(1500));
     assert_eq!(st.scene.backend, Backend::Svg);
     assert_eq!(moves(&mut st), 4, "a new build per move");
-    let (mut st, later) = later_state(&spread(1500));
+    let (mut st, later) = later_loaded(&spread(1500));
     st.dispatch(Action::Compare(crate::ui::action::CompareAction::Example(crate::ui::action::CompareExample::Bounds)));
     later.answer_all(&mut st);
     assert_eq!(moves(&mut st), 4, "compare mode: a new build per move");
@@ -144,7 +135,7 @@ fn moves_answered_at_once_build_the_scene_in_full() {
 /// the drop is not, and neither is a watermark's drag.
 #[test]
 fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
-    let (mut st, later) = later_state(&spread(1500));
+    let (mut st, later) = later_loaded(&spread(1500));
     assert_eq!(st.scene.backend, Backend::Svg);
     let m = marble(&st, 3);
     st.dispatch(start(DragStart::Element(3), m.x, m.ts as f64));
@@ -175,7 +166,7 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
 /// (one timestamp changes), again at its drop, and for every move of an arrival's drag.
 #[test]
 fn the_input_version_holds_still_while_a_timestamp_is_dragged() {
-    let (mut st, later) = later_state(&spread(600));
+    let (mut st, later) = later_loaded(&spread(600));
     let m = marble(&st, 5);
     let before = st.input_version();
     st.dispatch(start(DragStart::Element(5), m.x, m.ts as f64));
@@ -191,11 +182,7 @@ fn the_input_version_holds_still_while_a_timestamp_is_dragged() {
     assert_ne!(dropped, dragging, "the drop is a commit");
     assert_ne!(dropped, before);
     // Along the processing-time axis a move changes an arrival: each move is a new version.
-    st.dispatch(Action::Drag(crate::ui::action::DragAction::Start {
-        what: DragStart::Element(5),
-        px: m.x,
-        millis: 0.0,
-    }));
+    st.dispatch(start(DragStart::Element(5), m.x, 0.0));
     if let Some(crate::ui::action::Drag::Element { arrival, .. }) = &mut st.drag {
         *arrival = true;
     }
