@@ -195,12 +195,21 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.notEqual(Math.floor(ts1 / 30000), Math.floor(ts0 / 30000), `dragged from ${ts0} into another window (${ts1})`);
   assert.ok((await firedWith()).includes(id), 'the outputs on show are still those of the run before the drag');
   assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid="run-progress"]').length), 0, 'no progress toast during a drag');
+  // Where the marble is drawn: lifted out of the scene's <svg> into one of its own on top, so that
+  // a move repaints only that; with the run installed it is back in the scene.
+  const whereDrawn = () => page.evaluate((i) => {
+    const m = document.querySelectorAll(`[data-testid="element"][data-id="${i}"]`);
+    return { count: m.length, lifted: !!m[0]?.closest('svg.lifted'), inCanvas: !!m[0]?.closest('[data-testid="canvas"]') };
+  }, id);
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false }, 'lifted while its run is out');
 
   // The pointer rests (still pressed): the last move's run is installed.
   await page.clock.runFor(150);
   const rested = await untilPaused(page, 'the run of the last move on show', statusOf, (v) => v.state === 'done');
   assert.ok(Number(rested.revision) > revision);
   assert.equal(await marbleTs(), ts1);
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: false, inCanvas: true }, 'back in the scene with its run');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.lifted').length), 0);
   assert.ok(!(await firedWith()).includes(id), `the window at ${start0} fires without element ${id} now`);
 
   // The drop is not a move: its run is installed without a rest.

@@ -124,7 +124,7 @@ fn svg_document(bulk: bool) -> Result<(String, f64, f64), String> {
     // The canvas's own stylesheet; `:root` matches the standalone `<svg>`, so its colour
     // variables apply. Fonts fall back to the viewer's sans-serif.
     style.set_text_content(Some(&format!(
-        "{}\n.effects, .fx-fly, .fx-pulse, .fx-flash {{ display: none; }}\n",
+        "{}\n.effects, .fx-fly, .fx-pulse, .fx-flash {{ display: none; }}\n.canvas .lane-bg {{ visibility: visible; }}\n",
         page_css()
     )));
     let bg = doc.create_element_ns(Some(SVG_NS), "rect").map_err(js_err("createElementNS"))?;

@@ -8,7 +8,7 @@ use crate::engine::time::TimeWindow;
 use crate::ui::action::ObjectId;
 
 use super::layout::dims;
-use super::{Backend, Scene};
+use super::{Backend, MarbleItem, Scene};
 
 /// What is under the pointer.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,12 @@ const WM_HIT_HALF: f64 = 7.0;
 const TIMER_HALF: f64 = 6.0;
 
 impl Scene {
+    /// Every element's marble in the lanes, in draw order: the groups', then the lifted one
+    /// (a dragged element's, drawn on top).
+    pub fn marble_items(&self) -> impl DoubleEndedIterator<Item = &MarbleItem> {
+        self.marbles.iter().flat_map(|g| g.items.iter()).chain(&self.lifted)
+    }
+
     /// The object under canvas point `(x, y)`, topmost first: the watermark handle (its line, flag
     /// and the bound's gap), marbles, timer glyphs, window bands (merged sessions are not hit).
     pub fn hit(&self, x: f64, y: f64) -> Hit {
@@ -49,8 +55,7 @@ impl Scene {
                 return Hit::Object(m.id);
             }
         }
-        let marbles =
-            self.marbles.iter().flat_map(|g| g.items.iter()).chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
+        let marbles = self.marble_items().chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
         // The last drawn is on top.
         if let Some(m) = marbles.rev().find(|m| (m.x - x).hypot(m.y - y) <= marble_r) {
             return Hit::Object(m.id);

@@ -406,6 +406,10 @@ pub struct Scene {
     /// State TTL expiries of a keyed process function.
     pub expiries: Rc<[ExpiryItem]>,
     pub marbles: Vec<MarbleGroup>,
+    /// With the SVG backend, the marble of an element dragged while its run is out
+    /// (`SceneInput::drag_moved`): out of `marbles`, drawn in an overlay `<svg>` of its own, so
+    /// that a pointer move repaints that small drawing and not the whole scene.
+    pub lifted: Option<MarbleItem>,
     pub flights: Rc<[Flight]>,
     pub watermark: WatermarkItem,
     pub drag_label: Option<DragLabel>,

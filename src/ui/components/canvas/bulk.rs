@@ -259,6 +259,8 @@ pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
         windows,
         timers,
         marbles,
+        // The SVG backend's alone: this backend's overlay carries the dragged element.
+        lifted: _,
         // Animations are for small scenes: large ones step without them.
         flights: _,
         two_d,

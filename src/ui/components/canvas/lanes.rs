@@ -11,13 +11,15 @@ use crate::ui::scene::label::late_element;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{LaneItem, SideLane, SideMarbleItem};
 
-/// The lanes, each a direct child of the `<svg>` (the stylesheet shades every other one).
+/// The lanes, each a direct child of the `<svg>`, every other one shaded darker.
 pub fn lanes(lanes: &[LaneItem]) -> Html {
     html! {
         <>
-            { for lanes.iter().map(|lane| html! {
+            { for lanes.iter().enumerate().map(|(i, lane)| html! {
                 <g class="lane" key={lane.key.to_string()} data-testid="lane" data-key={lane.key.to_string()}>
-                    <rect class="lane-bg" x="0" y={px(lane.y)} width="100%" height={px(lane.height)} />
+                    // Hidden on the page, where the `<svg>`'s background shades the lanes
+                    // (`backend::lane_shading`); shown in an exported SVG and in forced colours.
+                    <rect class={classes!("lane-bg", (i % 2 == 1).then_some("alt"))} x="0" y={px(lane.y)} width="100%" height={px(lane.height)} />
                     <text class="lane-label" x="6" y={px(lane.y + 12.0)}>{ format!("key {}", lane.key) }</text>
                 </g>
             }) }

@@ -18,6 +18,11 @@ pub fn marbles(groups: &[MarbleGroup]) -> Html {
     }
 }
 
+/// The marble of an element lifted out of the scene while it is dragged (`Scene::lifted`).
+pub fn lifted_marble(m: &MarbleItem) -> Html {
+    html! { <Marble key={m.index} item={m.clone()} /> }
+}
+
 #[derive(Properties, PartialEq)]
 struct GroupProps {
     group: MarbleGroup,

@@ -185,6 +185,7 @@ impl<'a> SceneInput<'a> {
                 Rc::from(super::process::expiries(self.run, self.layout, &vp, step, self.processing_axis))
             },
             marbles,
+            lifted: None,
             flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
             watermark: self.watermark(height, entry),
             drag_label: self.drag_label(),
@@ -584,7 +585,8 @@ impl<'a> SceneInput<'a> {
     /// The scene of a drag move while the run of the moved element is still out: `old` (the scene
     /// of the run on show) with the dragged element's marble at its new timestamp and the drag
     /// label following it, in the same generation, so that the canvas backend moves the element in
-    /// its overlay and leaves the bulk drawing alone. The marble keeps its outcome and its stacking
+    /// its overlay and leaves the bulk drawing alone; with the SVG backend the marble is lifted out
+    /// of its group into `Scene::lifted`, drawn apart with the label. The marble keeps its outcome and its stacking
     /// row until the run comes back and the full build places it. `None` (build in full) for
     /// anything but an element dragged along event time in the lanes, or when `old` has no marble
     /// for it.
@@ -594,20 +596,37 @@ impl<'a> SceneInput<'a> {
             return None;
         }
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
-        let (g, k) = old
-            .marbles
-            .iter()
-            .enumerate()
-            .filter(|(_, group)| group.spans(index))
-            .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))?;
+        let x = round1(self.item_x(index, e.ts));
         let mut scene = old.clone();
-        let group = &mut scene.marbles[g];
-        let mut items = group.items.to_vec();
-        let m = &mut items[k];
-        m.ts = e.ts;
-        m.value = e.value;
-        m.x = round1(self.item_x(index, e.ts));
-        group.items = Rc::from(items);
+        if old.backend == Backend::Svg {
+            // Lifted out of its group on the first move (the group redraws once), then moved in
+            // the overlay alone.
+            let mut m = match &old.lifted {
+                Some(m) if m.index == index => m.clone(),
+                Some(_) => return None,
+                None => {
+                    let (g, k) = find_marble(&old.marbles, index)?;
+                    let group = &mut scene.marbles[g];
+                    let mut items = group.items.to_vec();
+                    let m = items.remove(k);
+                    group.items = Rc::from(items);
+                    m
+                }
+            };
+            m.ts = e.ts;
+            m.value = e.value;
+            m.x = x;
+            scene.lifted = Some(m);
+        } else {
+            let (g, k) = find_marble(&old.marbles, index)?;
+            let group = &mut scene.marbles[g];
+            let mut items = group.items.to_vec();
+            let m = &mut items[k];
+            m.ts = e.ts;
+            m.value = e.value;
+            m.x = x;
+            group.items = Rc::from(items);
+        }
         scene.drag_label = self.drag_label();
         Some(scene)
     }
@@ -632,6 +651,15 @@ impl<'a> SceneInput<'a> {
     }
 }
 
+/// Where element `index`'s marble is: (group, position in it).
+fn find_marble(groups: &[MarbleGroup], index: usize) -> Option<(usize, usize)> {
+    groups
+        .iter()
+        .enumerate()
+        .filter(|(_, group)| group.spans(index))
+        .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))
+}
+
 impl Scene {
     /// Every object the keyboard can focus, with its lane (key lanes in order, then the side
     /// output) and x; in the 2-D view, the elements in one row.
@@ -647,8 +675,8 @@ impl Scene {
         for (i, p) in self.partitions.iter().filter(|p| p.drawn).enumerate() {
             out.push(Focusable { id: p.id, lane: i, x: p.x });
         }
-        for g in &self.marbles {
-            out.extend(g.items.iter().map(|m| Focusable { id: m.id, lane: lane_of_y(m.y), x: m.x }));
+        for m in self.marble_items() {
+            out.push(Focusable { id: m.id, lane: lane_of_y(m.y), x: m.x });
         }
         for g in &self.windows {
             let lane = tracks + g.lane;

@@ -83,9 +83,7 @@ fn the_run_on_show_is_read_with_its_own_scenario() {
     st.dispatch(Action::Play(PlayAction::SetStep(3)));
     st.dispatch(start(DragStart::Element(1), 500.0, 70_000.0));
     st.dispatch(to(600.0, 65_000.0));
-    let marble = |st: &AppState, index: usize| {
-        st.scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == index).map(|m| m.ts)
-    };
+    let marble = |st: &AppState, index: usize| st.scene.marble_items().find(|m| m.index == index).map(|m| m.ts);
     assert_eq!(marble(&st, 1), Some(65_000), "the marble follows the pointer before its run is back");
     assert_eq!(st.doc.run.elements[1].ts, 70_000, "the run on show is the old one");
     st.dispatch(end());

@@ -51,7 +51,7 @@ fn spread(n: usize) -> String {
 }
 
 fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
-    let m = st.scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == index).cloned();
+    let m = st.scene.marble_items().find(|m| m.index == index).cloned();
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }
 
@@ -145,6 +145,10 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
         st.dispatch(to(m.x + 10.0 * f64::from(k), (m.ts + 1000 * i64::from(k)) as f64));
         assert_eq!(st.scene.generation, built, "move {k}: the scene is patched, not rebuilt");
         assert_eq!(marble(&st, 3).ts, m.ts + 1000 * i64::from(k));
+        // Lifted out of its group, drawn apart: the other marbles are the build's.
+        assert_eq!(st.scene.lifted.as_ref().map(|m| m.index), Some(3), "move {k}: lifted");
+        assert!(st.scene.marbles.iter().all(|g| g.items.iter().all(|m| m.index != 3)), "move {k}: once");
+        assert_eq!(st.scene.marble_items().count(), 1500);
     }
     let moves = later.requests();
     assert_eq!(moves.len(), 3);
@@ -153,6 +157,7 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     let drop = later.requests();
     assert_eq!(drop.len(), 4, "three moves and the drop");
     assert!(drop.last().is_some_and(|r| !r.gesture), "the drop is answered at once");
+    assert!(st.scene.lifted.is_none(), "the drop puts it back in its group");
     later.answer_all(&mut st);
     assert_ne!(st.scene.generation, built, "the answer builds in full");
     st.dispatch(start(DragStart::Watermark, st.scene.watermark.x, 0.0));
