@@ -202,6 +202,9 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
     return { count: m.length, lifted: !!m[0]?.closest('svg.lifted'), inCanvas: !!m[0]?.closest('[data-testid="canvas"]') };
   }, id);
   assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false }, 'lifted while its run is out');
+  // The dragged element keeps the keyboard focus across the lift (its node is made anew).
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-id') ?? document.activeElement?.tagName);
+  assert.equal(await focused(), String(id), 'the lifted marble has the focus');
 
   // The pointer rests (still pressed): the last move's run is installed.
   await page.clock.runFor(150);
@@ -209,6 +212,7 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.ok(Number(rested.revision) > revision);
   assert.equal(await marbleTs(), ts1);
   assert.deepEqual(await whereDrawn(), { count: 1, lifted: false, inCanvas: true }, 'back in the scene with its run');
+  assert.equal(await focused(), String(id), 'and the focus with it');
   assert.equal(await page.evaluate(() => document.querySelectorAll('svg.lifted').length), 0);
   assert.ok(!(await firedWith()).includes(id), `the window at ${start0} fires without element ${id} now`);
 

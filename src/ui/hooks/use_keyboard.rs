@@ -23,7 +23,8 @@ fn key_target(target: Option<&Element>) -> KeyTarget {
             });
             if text { KeyTarget::Text } else { KeyTarget::Control }
         }
-        _ if t.closest("[data-testid=\"canvas\"]").ok().flatten().is_some() => KeyTarget::Canvas,
+        // The canvas, or the dragged marble lifted over it (`Scene::lifted`).
+        _ if t.closest("[data-testid=\"canvas\"], svg.lifted").ok().flatten().is_some() => KeyTarget::Canvas,
         _ => KeyTarget::Page,
     }
 }

@@ -51,6 +51,7 @@ fn lane_shading(lanes: &[LaneItem], scale: f64) -> String {
     let mut at = 0.0;
     for (i, lane) in lanes.iter().enumerate() {
         let (top, bottom) = ((lane.y * scale).max(at), ((lane.y + lane.height) * scale).max(at));
+        // The first lane light, as the canvas backend draws it (`bulk.rs`).
         let fill = if i % 2 == 1 { LANE_FILL_ALT } else { LANE_FILL };
         let edge = ((bottom - top) / 2.0).min(1.0);
         let _ = write!(
@@ -62,6 +63,13 @@ fn lane_shading(lanes: &[LaneItem], scale: f64) -> String {
         at = bottom;
     }
     format!("background-image:linear-gradient(to bottom{stops},transparent {at:.1}px)")
+}
+
+/// The `<svg>`'s style: the effects' duration and, in the lanes' view (not the 2-D view, which draws
+/// no lanes), the lanes' shading.
+fn scene_style(s: &Scene) -> String {
+    let shading = if s.two_d.is_none() { lane_shading(&s.lanes, s.scale) } else { String::new() };
+    format!("--fx-ms: {:.0}ms;{shading}", s.fx_ms)
 }
 
 /// The lanes' colours (style.css's `.lane-bg` for the export and forced colours says the same).
@@ -78,7 +86,7 @@ fn svg(s: &Scene) -> Html {
         s.dragging.then_some("dragging"),
         s.panning.then_some("panning")
     );
-    let style = format!("--fx-ms: {:.0}ms;{}", s.fx_ms, lane_shading(&s.lanes, s.scale));
+    let style = scene_style(s);
     let (width, height) = (AttrValue::from(px(s.width * s.scale)), AttrValue::from(px(s.height * s.scale)));
     let view_box = AttrValue::from(format!("0 0 {} {}", px(s.width), px(s.height)));
     html! {
@@ -153,6 +161,17 @@ mod tests {
              transparent 70.0px 75.0px,#e6e9ef 75.0px 76.0px,#f5f7fb 76.0px 99.0px,#e6e9ef 99.0px 100.0px,\
              transparent 100.0px)"
         );
+        // The 2-D view draws no lanes: no shading either.
+        let mut scene = Scene { lanes: vec![lane(40.0, 100.0)], scale: 1.0, fx_ms: 300.0, ..Scene::default() };
+        assert!(scene_style(&scene).contains("linear-gradient"));
+        scene.two_d = Some(crate::ui::scene::TwoD {
+            rows: Vec::new(),
+            columns: Vec::new(),
+            curve: String::new(),
+            playhead_y: 0.0,
+            dots: Rc::from([]),
+        });
+        assert_eq!(scene_style(&scene), "--fx-ms: 300ms;");
         // A lane thinner than two edges is all edge, never a stop out of order.
         let thin = lane_shading(&[lane(0.0, 1.0)], 1.0);
         assert!(thin.contains("#e6e9ef 0.0px 0.5px,#fafbfd 0.5px 0.5px,#e6e9ef 0.5px 1.0px"), "{thin}");

@@ -111,8 +111,18 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             ObjectId::WatermarkItem(_) => ObjectId::Watermark,
             other => other,
         });
-        use_effect_with(state.focus.seq, move |seq| {
+        // Lifting a dragged marble out of the scene and putting it back (`Scene::lifted`) makes
+        // its node anew: the focus it had went to the page, and follows it here again.
+        let lifted = state.scene.lifted.as_ref().map(|m| m.index);
+        let last_seq = use_mut_ref(|| 0_u64);
+        use_effect_with((state.focus.seq, lifted), move |(seq, _)| {
+            let asked = std::mem::replace(&mut *last_seq.borrow_mut(), *seq) != *seq;
+            let lost = || {
+                let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+                active.is_none_or(|a| a.tag_name() == "BODY")
+            };
             if *seq > 0
+                && (asked || lost())
                 && let Some(id) = target
                 && let Some(host) = host.cast::<DomElement>()
                 && let Ok(Some(node)) = host.query_selector(&format!("[data-focus=\"{}\"]", focus_key(&id)))
