@@ -47,7 +47,13 @@ impl AppState {
         index
     }
 
+    /// An edit of the input (Delete, a nudge, a reorder: keys or the menu) waits until a pointer drag
+    /// ends, as undo does: the drag holds an item's index, which an insert or a delete would move
+    /// onto another item.
     pub(super) fn reduce_edit(&mut self, action: EditAction) {
+        if self.drag.is_some() {
+            return;
+        }
         match action {
             EditAction::AddElement { key, ts } => self.add_element(key, ts),
             EditAction::InsertWatermark { wm } => {

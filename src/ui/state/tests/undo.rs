@@ -53,6 +53,24 @@ fn a_drag_is_one_step() {
     assert_eq!(undo_len(&st), before + 1);
 }
 
+/// While an element is dragged, a key's edit of the input (Delete, a nudge) is refused, as undo
+/// is: the drag holds the element's index, and a delete would move the drag onto the next item.
+#[test]
+fn no_edit_of_the_input_in_the_middle_of_a_drag() {
+    let mut st = mine();
+    st.dispatch(start(DragStart::Element(0), 500.0, 50_000.0));
+    st.dispatch(to(510.0, 55_000.0));
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    st.dispatch(Action::Edit(EditAction::Nudge { direction: 1, fine: true }));
+    assert_eq!(st.doc.scenario.input.len(), 3, "nothing deleted mid-drag");
+    st.dispatch(to(520.0, 60_000.0));
+    st.dispatch(end());
+    assert_eq!(ts(&st, 0), Some(60_000), "the drag moved its own element, by the pointer alone");
+    assert_eq!(ts(&st, 1), Some(70_000));
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    assert_eq!(st.doc.scenario.input.len(), 2, "after the drop the delete is taken");
+}
+
 /// Dragging the watermark where there is none creates the item; undo removes it again.
 #[test]
 fn a_watermark_drag_that_creates_the_item_is_one_step() {
