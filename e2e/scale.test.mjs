@@ -70,17 +70,27 @@ export async function loadStream(page, scenario) {
   return scene;
 }
 
-test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the command line', async (t) => {
-  const sc = stream(10000, 'tumbling');
+/**
+ * A tumbling stream of `n` elements loaded into a projector-sized page drawn by `backend`; `loaded`
+ * checks the page as loaded; then the playhead goes to the end.
+ */
+async function streamAtTheEnd(t, n, backend, loaded) {
+  const sc = stream(n, 'tumbling');
   const app = await openApp({ viewport: { width: 1920, height: 1080 } });
   t.after(() => app.close());
   const { page } = app;
   const scene = await loadStream(page, sc);
-  assert.equal(await scene.getAttribute('data-backend'), 'canvas');
-  assert.ok(Number(await scene.getAttribute('data-windows')) > 0);
+  assert.equal(await scene.getAttribute('data-backend'), backend);
+  await loaded(scene, page);
   await page.keyboard.press('End');
   await until(page, 'the playhead at the end', () => page.locator('[data-testid="playhead"]').evaluate((e) => e.dataset.step === e.dataset.steps));
+  return { sc, app, page, scene };
+}
 
+test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the command line', async (t) => {
+  const { sc, app, page } = await streamAtTheEnd(t, 10000, 'canvas', async (scene) => {
+    assert.ok(Number(await scene.getAttribute('data-windows')) > 0);
+  });
   // Only the overlay's objects are DOM nodes: the Tab entry (and the selection), not 10,000.
   const nodes = await page.locator('[data-testid="element"]').count();
   assert.ok(nodes >= 1 && nodes <= 3, `${nodes} element nodes`);
@@ -134,16 +144,11 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
 });
 
 test('1,000 elements on SVG: the dragged marble follows the pointer while its runs are out, and the run shows once the pointer rests', { timeout: 120000 }, async (t) => {
-  const sc = stream(1000, 'tumbling');
-  const app = await openApp({ viewport: { width: 1920, height: 1080 } });
-  t.after(() => app.close());
-  const { page } = app;
-  const scene = await loadStream(page, sc);
-  assert.equal(await scene.getAttribute('data-backend'), 'svg');
+  const { sc, app, page } = await streamAtTheEnd(t, 1000, 'svg', async (_, page) => {
+    const runner = await page.locator('[data-testid="run-status"]').getAttribute('data-runner');
+    assert.equal(runner, 'main-thread', 'a load of 1,000 elements runs at once');
+  });
   const status = page.locator('[data-testid="run-status"]');
-  assert.equal(await status.getAttribute('data-runner'), 'main-thread', 'a load of 1,000 elements runs at once');
-  await page.keyboard.press('End');
-  await until(page, 'the playhead at the end', () => page.locator('[data-testid="playhead"]').evaluate((e) => e.dataset.step === e.dataset.steps));
   // The engine worker counts the requests it took and the answers it posted, so that the test
   // knows when every answer of the drag is back in the page (no waiting on time).
   const [worker] = page.workers();

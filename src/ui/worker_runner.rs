@@ -168,9 +168,14 @@ impl WorkerRunner {
         {
             self.fail();
         }
+        self.read_or_hold(head, bytes);
+    }
+
+    /// Reads an answer now, or holds a drag move's until the pointer has rested (unless a move
+    /// comes since).
+    fn read_or_hold(&self, head: Vec<u8>, bytes: Uint8Array) {
         let wait = self.0.borrow().queue.rest_left(&head, now_ms());
         if wait > 0.0 {
-            // A drag move's answer: read when the pointer has rested, unless a move came since.
             self.hold(head, bytes, wait);
         } else {
             self.read(&head, &bytes);
@@ -204,12 +209,7 @@ impl WorkerRunner {
     /// read.
     fn read_held(&self) {
         let Some((head, bytes)) = self.0.borrow_mut().held.take() else { return };
-        let wait = self.0.borrow().queue.rest_left(&head, now_ms());
-        if wait > 0.0 {
-            self.hold(head, bytes, wait);
-        } else {
-            self.read(&head, &bytes);
-        }
+        self.read_or_hold(head, bytes);
     }
 
     /// The worker failed: the main thread runs from now on, starting with what was out or waiting.

@@ -597,34 +597,26 @@ impl<'a> SceneInput<'a> {
         }
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
         let x = round1(self.item_x(index, e.ts));
+        let place = |m: &mut MarbleItem| place_marble(m, e.ts, e.value, x);
         let mut scene = old.clone();
-        if old.backend == Backend::Svg {
-            // Lifted out of its group on the first move (the group redraws once), then moved in
-            // the overlay alone.
-            let mut m = match &old.lifted {
-                Some(m) if m.index == index => m.clone(),
-                Some(_) => return None,
-                None => {
-                    let (g, k) = find_marble(&old.marbles, index)?;
-                    let group = &mut scene.marbles[g];
-                    let mut items = group.items.to_vec();
-                    let m = items.remove(k);
-                    group.items = Rc::from(items);
-                    m
-                }
-            };
-            m.ts = e.ts;
-            m.value = e.value;
-            m.x = x;
-            scene.lifted = Some(m);
+        if let Some(m) = &mut scene.lifted {
+            if m.index != index {
+                return None;
+            }
+            place(m);
         } else {
             let (g, k) = find_marble(&old.marbles, index)?;
             let group = &mut scene.marbles[g];
             let mut items = group.items.to_vec();
-            let m = &mut items[k];
-            m.ts = e.ts;
-            m.value = e.value;
-            m.x = x;
+            if old.backend == Backend::Svg {
+                // Lifted out of its group on the first move (the group redraws once), then moved
+                // in the overlay alone.
+                let mut m = items.remove(k);
+                place(&mut m);
+                scene.lifted = Some(m);
+            } else {
+                place(&mut items[k]);
+            }
             group.items = Rc::from(items);
         }
         scene.drag_label = self.drag_label();
@@ -649,6 +641,15 @@ impl<'a> SceneInput<'a> {
         let label_x = (x - width / 2.0).clamp(0.0, (vp.width_px - width).max(0.0));
         Some(DragLabel { ts: e.ts, x, label_x, width, text, bottom: self.layout.height })
     }
+}
+
+/// A dragged element's marble at its new timestamp (and value), at `x`. Not inlined: it is called
+/// from three places, and the page's main `.wasm` is at its size budget (scripts/test).
+#[inline(never)]
+fn place_marble(m: &mut MarbleItem, ts: Millis, value: i64, x: f64) {
+    m.ts = ts;
+    m.value = value;
+    m.x = x;
 }
 
 /// Where element `index`'s marble is: (group, position in it).
