@@ -26,30 +26,60 @@ impl fmt::Display for WireError {
     }
 }
 
-/// Reads a buffer front to back. Reads never fail one by one: the first malformed field marks the
+/// Copies `out.len()` bytes of a source from an offset into `out`.
+pub type Source<'a> = dyn FnMut(usize, &mut [u8]) + 'a;
+
+/// Reads bytes front to back. Reads never fail one by one: the first malformed field marks the
 /// reader [`fail`](Reader::fail)ed, and from then on every read gives zeros and empty lists, so
 /// that a `get` is a plain value (no `Result` at every field: a smaller and faster decoder, which
-/// reads 40 MB at 100,000 elements) and [`finish`](Reader::finish) says whether the whole buffer
+/// reads 40 MB at 100,000 elements) and [`finish`](Reader::finish) says whether the whole input
 /// was well formed.
+///
+/// The bytes come from a source in chunks of at most [`Reader::CHUNK`] bytes (a slice,
+/// [`Reader::new`], or anything that can copy a range of itself, [`Reader::chunked`]): the page
+/// decodes a worker's answer straight out of the transferred `ArrayBuffer`, and never holds a
+/// second copy of it in wasm memory (44 MB at 100,000 elements, and wasm memory never shrinks).
 pub struct Reader<'a> {
-    bytes: &'a [u8],
+    /// Copied from the source and not read yet: `buf[pos..]`.
+    buf: Vec<u8>,
+    pos: usize,
+    /// Copies the source's bytes from an offset into a slice (the next ones, in order).
+    source: Box<Source<'a>>,
+    /// Where the next copy starts in the source, and how many bytes it has after that.
+    offset: usize,
+    left: usize,
     error: Option<&'static str>,
 }
 
 impl<'a> Reader<'a> {
+    /// The bytes copied from the source at a time (more when one field is longer).
+    pub const CHUNK: usize = 256 << 10;
+
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes, error: None }
+        Reader::chunked(bytes.len(), move |at, out| {
+            if let Some(from) = bytes.get(at..at + out.len()) {
+                out.copy_from_slice(from);
+            }
+        })
     }
 
-    /// The bytes not read yet.
-    pub fn rest(&self) -> &'a [u8] {
-        self.bytes
+    /// A reader of a source of `len` bytes that `copy(at, out)` copies from (`out.len()` bytes
+    /// from offset `at`, always within `len`).
+    pub fn chunked(len: usize, copy: impl FnMut(usize, &mut [u8]) + 'a) -> Reader<'a> {
+        Reader { buf: Vec::new(), pos: 0, source: Box::new(copy), offset: 0, left: len, error: None }
     }
 
-    /// The buffer is malformed (the first reason is kept): nothing more is read.
+    /// How many bytes are not read yet.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos + self.left
+    }
+
+    /// The input is malformed (the first reason is kept): nothing more is read.
     pub fn fail(&mut self, why: &'static str) {
         self.error.get_or_insert(why);
-        self.bytes = &[];
+        self.buf = Vec::new();
+        self.pos = 0;
+        self.left = 0;
     }
 
     /// Whether what was read so far was well formed.
@@ -60,17 +90,42 @@ impl<'a> Reader<'a> {
     /// `value`, when it was read from well-formed bytes that end with it.
     pub fn finish<T>(self, value: T, trailing: &'static str) -> Result<T, WireError> {
         self.ok()?;
-        if self.bytes.is_empty() { Ok(value) } else { Err(WireError(trailing)) }
+        if self.remaining() == 0 { Ok(value) } else { Err(WireError(trailing)) }
     }
 
-    fn take(&mut self, n: usize) -> &'a [u8] {
-        if self.bytes.len() < n {
+    fn take(&mut self, n: usize) -> &[u8] {
+        if self.buf.len() - self.pos < n && !self.refill(n) {
             self.fail("it ends early");
             return &[];
         }
-        let (head, rest) = self.bytes.split_at(n);
-        self.bytes = rest;
-        head
+        // `get`, not indexing: no panic path inlined at every field (the main `.wasm`'s size).
+        match self.buf.get(self.pos..self.pos + n) {
+            Some(head) => {
+                self.pos += n;
+                head
+            }
+            None => &[],
+        }
+    }
+
+    /// Copies the source's next chunk (at least enough for `n` bytes at hand) after the bytes not
+    /// read yet; `false` when the source has not that many.
+    #[inline(never)]
+    fn refill(&mut self, n: usize) -> bool {
+        let have = self.buf.len() - self.pos;
+        if have + self.left < n {
+            return false;
+        }
+        self.buf.copy_within(self.pos.., 0);
+        self.buf.truncate(have);
+        self.pos = 0;
+        let more = (n - have).max(Self::CHUNK).min(self.left);
+        let at = self.buf.len();
+        self.buf.resize(at + more, 0);
+        (self.source)(self.offset, &mut self.buf[at..]);
+        self.offset += more;
+        self.left -= more;
+        true
     }
 
     fn array<const N: usize>(&mut self) -> [u8; N] {
@@ -85,7 +140,7 @@ impl<'a> Reader<'a> {
     /// A list's length, no more than the bytes left could hold (one byte an item at least).
     fn len(&mut self) -> usize {
         let n = u64::get(self);
-        match usize::try_from(n).ok().filter(|&n| n <= self.bytes.len()) {
+        match usize::try_from(n).ok().filter(|&n| n <= self.remaining()) {
             Some(n) => n,
             None => {
                 self.fail("a length is too large");
@@ -454,7 +509,11 @@ pub fn encoded_len(run: &Run) -> usize {
 
 /// A run back from [`encode_run`]'s bytes; the bytes must end with it.
 pub fn decode_run(bytes: &[u8]) -> Result<Run, WireError> {
-    let mut r = Reader::new(bytes);
+    read_run(Reader::new(bytes))
+}
+
+/// A run read from the rest of `r` ([`decode_run`] from any source); the bytes must end with it.
+pub fn read_run(mut r: Reader<'_>) -> Result<Run, WireError> {
     let run = Run::get(&mut r);
     r.finish(run, "bytes follow the run")
 }

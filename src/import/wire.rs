@@ -163,10 +163,13 @@ pub fn encode_request(spec: &ImportSpec, bytes: &[u8]) -> Vec<u8> {
 /// The spec and the file's bytes of a request (the bytes are moved, not copied: the spec's are
 /// drained from the front).
 pub fn decode_request(mut request: Vec<u8>) -> Result<(ImportSpec, Vec<u8>), WireError> {
-    let mut r = Reader::new(&request);
-    let spec = ImportSpec::get(&mut r);
-    r.ok()?;
-    let used = request.len() - r.rest().len();
+    let (spec, left) = {
+        let mut r = Reader::new(&request);
+        let spec = ImportSpec::get(&mut r);
+        r.ok()?;
+        (spec, r.remaining())
+    };
+    let used = request.len() - left;
     request.drain(..used);
     Ok((spec, request))
 }

@@ -18,7 +18,7 @@
 use std::fmt;
 use std::rc::{Rc, Weak};
 
-use crate::engine::wire::{decode_run, encode_run, encoded_len};
+use crate::engine::wire::{Reader, Wire, encode_run, encoded_len, read_run};
 use crate::engine::{Run, Scenario, run};
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
@@ -80,7 +80,7 @@ impl fmt::Debug for RunnerRef {
 ///
 /// ```text
 ///  request  revision u64 | slot u8 | the scenario's JSON
-///  answer   revision u64 | slot u8 | 0 | the run (engine::wire)      or      … | 1 | the error's text
+///  answer   revision u64 | slot u8 | 0 | the run (engine::wire)      or      … | 1 | the error's text (engine::wire)
 /// ```
 ///
 /// The worker echoes the request's revision and slot; the page reads the header first and drops a
@@ -143,6 +143,7 @@ fn answer_error(revision: u64, slot: RunSlot, message: &str) -> Vec<u8> {
     let mut out = revision.to_le_bytes().to_vec();
     out.push(slot_byte(slot));
     out.push(1);
+    message.len().put(&mut out);
     out.extend_from_slice(message.as_bytes());
     out
 }
@@ -218,7 +219,7 @@ impl WorkQueue {
     /// [`answered_lazily`](Self::answered_lazily) for an answer at hand (the tests').
     #[cfg(test)]
     pub fn answered(&mut self, bytes: &[u8]) -> (Option<RunFinished>, Option<RunRequest>) {
-        self.answered_lazily(bytes, || bytes.to_vec())
+        self.answered_lazily(bytes, bytes.len(), |at, out| out.copy_from_slice(&bytes[at..at + out.len()]))
     }
 
     /// The worker answered and is free: [`done`](Self::done), then [`read`](Self::read) (the
@@ -227,10 +228,11 @@ impl WorkQueue {
     pub fn answered_lazily(
         &mut self,
         head: &[u8],
-        all: impl FnOnce() -> Vec<u8>,
+        len: usize,
+        copy: impl FnMut(usize, &mut [u8]),
     ) -> (Option<RunFinished>, Option<RunRequest>) {
         let next = self.done();
-        (self.read(head, all), next)
+        (self.read(head, len, copy), next)
     }
 
     /// The worker answered and is free: the next request to post, if one waits.
@@ -256,18 +258,23 @@ impl WorkQueue {
         self.newest[slot_byte(slot) as usize].filter(|n| n.revision == revision)
     }
 
-    /// What to reduce of an answer (`None`: stale or unreadable, dropped undecoded). Its bytes
-    /// are elsewhere (the worker's `ArrayBuffer`): `head` holds at least its first
-    /// [`HEADER_BYTES`], and `all` copies the whole answer, called only when the answer is not
-    /// stale (a stale 40 MB run is not copied).
-    pub fn read(&self, head: &[u8], all: impl FnOnce() -> Vec<u8>) -> Option<RunFinished> {
+    /// What to reduce of an answer (`None`: stale or unreadable, dropped undecoded). Its `len`
+    /// bytes are elsewhere (the worker's `ArrayBuffer`): `head` holds at least its first
+    /// [`HEADER_BYTES`], and `copy(at, out)` copies `out.len()` of them from `at`. Nothing is
+    /// copied of a stale answer (at 100,000 elements an answer is 44 MB), and a current one is
+    /// decoded a chunk at a time ([`Reader::chunked`]): no copy of the whole answer is ever in wasm
+    /// memory beside the run it holds.
+    pub fn read(&self, head: &[u8], len: usize, mut copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
         self.current(head)?;
-        let bytes = all();
-        let (revision, slot, rest) = header(&bytes)?;
-        let result = match rest.split_first() {
-            Some((0, run)) => decode_run(run).map(Rc::new).map_err(|e| e.to_string()),
-            Some((_, text)) => Err(String::from_utf8_lossy(text).into_owned()),
-            None => Err("the worker's answer is empty".to_string()),
+        let (revision, slot, _) = header(head)?;
+        let body = len.checked_sub(HEADER_BYTES as usize)?;
+        let mut r = Reader::chunked(body, move |at, out| copy(HEADER_BYTES as usize + at, out));
+        let result = match r.remaining() {
+            0 => Err("the worker's answer is empty".to_string()),
+            _ => match u8::get(&mut r) {
+                0 => read_run(r).map(Rc::new).map_err(|e| e.to_string()),
+                _ => Err(String::get(&mut r)),
+            },
         };
         Some(RunFinished { revision, slot, result })
     }
@@ -396,30 +403,80 @@ mod tests {
         assert_eq!(run.elements[0].ts, 3);
     }
 
+    /// Copies out of an answer as the page does out of its `ArrayBuffer`, counting the bytes
+    /// copied and the largest copy.
+    fn copier<'a>(bytes: &'a [u8], copied: &'a std::cell::Cell<(usize, usize)>) -> impl FnMut(usize, &mut [u8]) + 'a {
+        move |at, out| {
+            let (n, largest) = copied.get();
+            copied.set((n + out.len(), largest.max(out.len())));
+            out.copy_from_slice(&bytes[at..at + out.len()]);
+        }
+    }
+
     /// The worker's answer is read from its header: a stale one is never copied out of its
-    /// `ArrayBuffer` (at 100,000 elements an answer is ~40 MB), a current one is, once.
+    /// `ArrayBuffer` (at 100,000 elements an answer is 44 MB), a current one is, every byte once.
     #[test]
     fn a_stale_answer_is_not_copied() {
         let mut q = WorkQueue::default();
         let first = q.submit(request(1, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
         assert!(q.submit(request(2, RunSlot::Main, 2), 0.0).is_none());
         let bytes = answer(&encode_request(&first));
-        let copies = std::cell::Cell::new(0);
+        let copied = std::cell::Cell::new((0, 0));
         let head = &bytes[..HEADER_BYTES as usize];
-        let (got, next) = q.answered_lazily(head, || {
-            copies.set(copies.get() + 1);
-            bytes.clone()
-        });
-        assert!(got.is_none() && copies.get() == 0, "revision 1 is stale: not copied");
+        let (got, next) = q.answered_lazily(head, bytes.len(), copier(&bytes, &copied));
+        assert!(got.is_none() && copied.get().0 == 0, "revision 1 is stale: not copied");
         let next = next.unwrap_or_else(|| panic!("revision 2 goes next"));
         let bytes = answer(&encode_request(&next));
-        let (got, _) = q.answered_lazily(&bytes[..HEADER_BYTES as usize], || {
-            copies.set(copies.get() + 1);
-            bytes.clone()
-        });
+        let (got, _) = q.answered_lazily(&bytes[..HEADER_BYTES as usize], bytes.len(), copier(&bytes, &copied));
         assert!(matches!(got, Some(RunFinished { revision: 2, result: Ok(_), .. })));
-        assert_eq!(copies.get(), 1);
-        assert_eq!(q.answered_lazily(&bytes[..4], || panic!("a short head is not read further")).0, None);
+        assert_eq!(
+            copied.get().0,
+            bytes.len() - HEADER_BYTES as usize,
+            "the body is copied once, the header not again"
+        );
+        let short = q.answered_lazily(&bytes[..4], bytes.len(), |_, _| panic!("a short head is not read further"));
+        assert_eq!(short.0, None);
+    }
+
+    /// A large answer is decoded a chunk at a time (the page never holds the whole answer in
+    /// wasm memory), into the same run as the worker's; a cut or an error answer reads as an error.
+    #[test]
+    fn a_large_answer_is_decoded_a_chunk_at_a_time() {
+        let input = (0..6_000)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}, "value": 1}}"#, i % 13, i * 37 % 50_000))
+            .collect::<Vec<_>>()
+            .join(",");
+        let json = format!(
+            r#"{{"assigner": {{"kind": "sliding", "size": 3000, "slide": 1000}}, "allowed_lateness": 500, "input": [{input}]}}"#
+        );
+        let scenario = Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")));
+        let ask = |revision| RunRequest { revision, slot: RunSlot::Main, scenario: scenario.clone(), gesture: false };
+        let mut q = WorkQueue::default();
+        let posted = q.submit(ask(1), 0.0).unwrap_or_else(|| panic!("posted"));
+        let bytes = answer(&encode_request(&posted));
+        assert!(bytes.len() > 4 * Reader::CHUNK, "{} bytes", bytes.len());
+        let copied = std::cell::Cell::new((0, 0));
+        let (got, _) = q.answered_lazily(&bytes[..HEADER_BYTES as usize], bytes.len(), copier(&bytes, &copied));
+        let Some(RunFinished { result: Ok(run), .. }) = got else { panic!("installed: {got:?}") };
+        assert_eq!(format!("{:?}", *run), format!("{:?}", execute(&scenario)), "the run survives its chunks");
+        let (n, largest) = copied.get();
+        assert_eq!(n, bytes.len() - HEADER_BYTES as usize, "every byte copied once");
+        assert!(largest <= Reader::CHUNK, "copies of {largest} bytes at most, not the whole answer");
+        // Cut short: an error, not a panic. An error answer: its text.
+        let mut read = |revision: u64, body: &[u8]| {
+            q.submit(ask(revision), 0.0);
+            q.done();
+            let mut b = body.to_vec();
+            b[..8].copy_from_slice(&revision.to_le_bytes());
+            q.read(&b[..HEADER_BYTES as usize], b.len(), |at, out| out.copy_from_slice(&b[at..at + out.len()]))
+        };
+        let Some(RunFinished { result: Err(cut), .. }) = read(2, &bytes[..bytes.len() / 2]) else { panic!("an error") };
+        assert!(cut.contains("ends early"), "{cut}");
+        let Some(RunFinished { result: Err(text), .. }) = read(3, &answer_error(0, RunSlot::Main, "out of memory"))
+        else {
+            panic!("an error")
+        };
+        assert_eq!(text, "out of memory");
     }
 
     /// A drag move's answer waits until its request has been the newest for `REST_MS` (the
@@ -440,21 +497,21 @@ mod tests {
         // The pointer moves on before the rest is over: the held answer is stale.
         let posted = q.submit(gesture(2, 2), 1050.0).unwrap_or_else(|| panic!("posted"));
         assert_eq!(q.rest_left(head, 1100.0), 0.0);
-        assert_eq!(q.read(head, || panic!("a stale answer is not copied")), None);
+        assert_eq!(q.read(head, first.len(), |_, _| panic!("a stale answer is not copied")), None);
         let second = answer(&encode_request(&posted));
         let head = &second[..HEADER_BYTES as usize];
         assert_eq!(q.done(), None);
         assert_eq!(q.rest_left(head, 1060.0), 90.0);
-        let got = q.read(head, || second.clone());
+        let got = q.read(head, second.len(), |at, out| out.copy_from_slice(&second[at..at + out.len()]));
         assert!(matches!(got, Some(RunFinished { revision: 2, result: Ok(_), .. })), "{got:?}");
         // The drop (not a move) is read at once; a cancel makes it stale.
         let posted = q.submit(request(3, RunSlot::Main, 3), 1070.0).unwrap_or_else(|| panic!("posted"));
         let third = answer(&encode_request(&posted));
         let head = &third[..HEADER_BYTES as usize];
         assert_eq!(q.rest_left(head, 1071.0), 0.0, "not a drag move: at once");
-        assert!(q.read(head, || third.clone()).is_some());
+        assert!(q.read(head, third.len(), |at, out| out.copy_from_slice(&third[at..at + out.len()])).is_some());
         assert!(q.cancel(), "the drop's run was out");
-        assert_eq!(q.read(head, || panic!("cancelled")), None);
+        assert_eq!(q.read(head, third.len(), |_, _| panic!("cancelled")), None);
     }
 
     /// The queue holds a request's scenario weakly: the document can edit it in place while the
