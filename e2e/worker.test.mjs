@@ -105,3 +105,41 @@ test('a long run shows its progress and can be cancelled; the previous result st
   assert.equal(await status(page).getAttribute('data-runner'), 'worker');
   assert.deepEqual(app.pageErrors, []);
 });
+
+// wasm memory never shrinks: after an answer of more than 8 MB with nothing waiting
+// (src/ui/worker_runner.rs, RECYCLE_ANSWER_BYTES: a run of about 20,000 elements or more), the page
+// ends the engine worker, and its memory with it, and starts a fresh one. A small run keeps its
+// worker; the fresh one answers as the first did.
+test('the engine worker is replaced after a large run, and the new one answers the same', { timeout: 180000 }, async (t) => {
+  const app = await openApp({ viewport: { width: 1400, height: 900 } });
+  t.after(() => app.close());
+  const { page } = app;
+  await runSettled(page, -1, 30000);
+  const isEngine = (w) => /engine-worker\.js/.test(w.url()) && !/task=import/.test(w.url());
+  const engine = () => until(page, 'the engine worker', () => page.workers().find(isEngine), (w) => !!w, 30000);
+  const load = async (sc) => {
+    const revision = Number(await status(page).getAttribute('data-revision'));
+    await page.locator('[data-testid="import-file"]').setInputFiles({ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
+    await runSettled(page, revision, 120000);
+    assert.equal(await status(page).getAttribute('data-runner'), 'worker');
+    return digest(page);
+  };
+  const closed = (w) => new Promise((resolve) => w.once('close', () => resolve(true)));
+  const first = await engine();
+  let firstClosed = false;
+  closed(first).then(() => { firstClosed = true; });
+  await load(stream(2500, 'tumbling'));
+  assert.equal(firstClosed, false, 'a small run keeps its worker');
+  assert.equal(page.workers().filter(isEngine)[0], first);
+  const large = stream(30000, 'sliding');
+  const whenClosed = closed(first);
+  const digestLarge = await load(large);
+  assert.equal(await whenClosed, true, 'the worker that ran 30,000 elements is ended');
+  const fresh = await until(page, 'a fresh engine worker', () => page.workers().find((w) => isEngine(w) && w !== first), (w) => !!w, 30000);
+  assert.equal(page.workers().filter(isEngine).length, 1, 'one engine worker');
+  // It answers: a small stream, then the large one again, with the same outputs.
+  await load(stream(2500, 'tumbling'));
+  assert.equal(page.workers().filter(isEngine)[0], fresh, 'a small run keeps the fresh worker');
+  assert.equal(await load(large), digestLarge, 'the fresh worker runs what the first one ran');
+  assert.deepEqual(app.pageErrors, []);
+});

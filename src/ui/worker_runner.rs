@@ -69,6 +69,15 @@ pub const RUN_HERE_MAX: usize = 2_000;
 /// (`runner::REST_MS`). Up to this many, every move shows its own run at once.
 pub const LIVE_DRAG_MAX: usize = 500;
 
+/// After an answer of more than this many bytes, when no request waits, the worker is replaced by
+/// a fresh one: wasm memory never shrinks, and a run of 100,000 elements leaves the worker's at
+/// its peak (200-250 MB) for as long as the worker lives; ending the worker is the only way to
+/// give that back. The answer's size stands for the run's (44-73 MB at 100,000 elements, 4 MB at
+/// 10,000); below this a fresh worker (its module compiled anew, a few tens of ms before the next
+/// run can start) would cost more than it gives back. The worker keeps nothing between requests
+/// (each one carries its whole scenario).
+pub const RECYCLE_ANSWER_BYTES: u32 = 8 << 20;
+
 /// The page's monotonic clock (ms): a rest is measured on it, not on the wall clock.
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -161,6 +170,7 @@ impl WorkerRunner {
             let mut inner = self.0.borrow_mut();
             inner.queue.done().zip(inner.worker.clone())
         };
+        let recycle = next.is_none() && bytes.length() > RECYCLE_ANSWER_BYTES;
         // The worker starts on the next run while this answer is decoded. A failed post drains
         // the queue but keeps what is current, so the answer is read as usual after it.
         if let Some((request, worker)) = next
@@ -169,6 +179,16 @@ impl WorkerRunner {
             self.fail();
         }
         self.read_or_hold(head, bytes);
+        if recycle && self.end_worker() {
+            self.spawn();
+        }
+    }
+
+    /// Terminates the worker (its memory goes with it); `false` when there was none.
+    fn end_worker(&self) -> bool {
+        let mut inner = self.0.borrow_mut();
+        inner.handlers = None;
+        inner.worker.take().map(|w| w.terminate()).is_some()
     }
 
     /// Reads an answer now, or holds a drag move's until the pointer has rested (unless a move
@@ -227,14 +247,8 @@ impl WorkerRunner {
 
     /// The worker failed: the main thread runs from now on, starting with what was out or waiting.
     fn fail(&self) {
-        let requests = {
-            let mut inner = self.0.borrow_mut();
-            if let Some(w) = inner.worker.take() {
-                w.terminate();
-            }
-            inner.handlers = None;
-            inner.queue.drain()
-        };
+        self.end_worker();
+        let requests = self.0.borrow_mut().queue.drain();
         for r in requests {
             if let Some(a) = MainThreadRunner.submit(r) {
                 self.deliver(Action::RunFinished(a));
@@ -284,11 +298,11 @@ impl Runner for WorkerRunner {
 
     /// Terminates the worker and starts another: what was out or waiting is forgotten.
     fn cancel(&self) -> bool {
+        if !self.end_worker() {
+            return false;
+        }
         let had = {
             let mut inner = self.0.borrow_mut();
-            let Some(w) = inner.worker.take() else { return false };
-            w.terminate();
-            inner.handlers = None;
             inner.held = None;
             inner.queue.cancel()
         };
