@@ -185,6 +185,10 @@ struct Fold {
     /// The lists are in their documented order (and the indices above stale until the next
     /// event rebuilds them).
     settled: bool,
+    /// A view to show, not to fold on ([`at_step`], a fold cache's): it keeps none of the maps
+    /// above (at 100,000 elements they are half of a view's 20 MB, and the page keeps the view on
+    /// show). Folding on from it starts again from step 0.
+    shed: bool,
     /// What the view showed at each completed checkpoint (issue 17), numbered from 1.
     checkpoints: Vec<Saved>,
 }
@@ -304,6 +308,11 @@ impl StepView {
         if step <= self.step {
             return;
         }
+        if self.fold.shed {
+            let track = self.fold.track;
+            *self = StepView::untracked(run);
+            self.fold.track = track;
+        }
         let from = run.trace.partition_point(|e| e.step < self.step);
         let to = run.trace.partition_point(|e| e.step < step);
         if self.fold.settled {
@@ -326,6 +335,12 @@ impl StepView {
             w.contents = fold.contents.get(&(w.key, sw)).cloned().unwrap_or_default();
         }
         self.fold.settled = true;
+    }
+
+    /// Settled, and without the fold's maps: a view to show (see `Fold::shed`).
+    pub(crate) fn settle_to_show(&mut self) {
+        self.settle();
+        self.fold = Fold { settled: true, shed: true, ..Fold::default() };
     }
 
     /// After [`StepView::settle`] reordered the lists: the indices again, before folding on.
@@ -661,7 +676,7 @@ pub fn at_step(run: &Run, step: usize) -> StepView {
     let mut view = StepView::untracked(run);
     view.advance(run, step);
     view.step = step.min(run.steps);
-    view.settle();
+    view.settle_to_show();
     view
 }
 
@@ -740,5 +755,34 @@ mod tests {
         contents.sort();
         assert_eq!(contents, vec![0, 1, 2]);
         assert_eq!(v.windows.iter().filter(|w| matches!(w.state, WindowState::Merged { .. })).count(), 2);
+    }
+
+    /// A view to show ([`at_step`], a fold cache's) carries none of the fold's maps, and folding
+    /// on from it starts again from step 0: it ends where a fold from zero ends, for every
+    /// assigner, with merging sessions, late elements and a purging trigger.
+    #[test]
+    fn views_to_show_hold_no_maps_and_fold_on_from_zero() {
+        let input = (0..60)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 3, (i * 7_919) % 9_000))
+            .collect::<Vec<_>>()
+            .join(",");
+        for assigner in [
+            r#"{"kind": "tumbling", "size": 2000}"#,
+            r#"{"kind": "sliding", "size": 3000, "slide": 1000}"#,
+            r#"{"kind": "session", "gap": 400}"#,
+        ] {
+            let r = run(&scenario(&format!(
+                r#"{{"assigner": {assigner}, "allowed_lateness": 500, "side_output": true,
+                    "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 1000}}, "input": [{input}]}}"#
+            )));
+            for (from, to) in [(0, 20), (10, 40), (30, r.steps)] {
+                let mut view = at_step(&r, from);
+                let fold = &view.fold;
+                assert!(fold.shed && fold.window_at.is_empty() && fold.timer_at.is_empty() && fold.contents.is_empty());
+                view.advance(&r, to);
+                view.settle();
+                assert_eq!(view, at_step(&r, to), "{assigner}: from {from} on to {to}");
+            }
+        }
     }
 }

@@ -72,7 +72,7 @@ impl FoldCache {
         }
         let mut view = self.current.clone();
         view.step = step;
-        view.settle();
+        view.settle_to_show();
         view
     }
 }
