@@ -211,12 +211,10 @@ impl WorkerRunner {
         });
         // Read (or stale): the buffer goes now, not at the next GC (44-73 MB at 100,000 elements,
         // counted in the page's JS heap until then). `transfer(0)` detaches it; where there is
-        // no `transfer`, the GC frees it as before.
+        // no `transfer`, the call throws (caught: `Err`) and the GC frees it as before.
         let buffer = bytes.buffer();
-        if let Ok(transfer) = Reflect::get(&buffer, &"transfer".into()).map(JsCast::unchecked_into::<js_sys::Function>)
-            && transfer.is_function()
-        {
-            let _ = transfer.call1(&buffer, &JsValue::from(0));
+        if let Ok(transfer) = Reflect::get(&buffer, &"transfer".into()) {
+            let _ = transfer.unchecked_into::<js_sys::Function>().call1(&buffer, &JsValue::from(0));
         }
         if let Some(a) = answer {
             self.deliver(Action::RunFinished(a));
