@@ -440,7 +440,11 @@ impl StepView {
 
     /// Folds one trace event of `run` into the view; a firing's elements and result come from
     /// `run`'s outputs (the trace keeps the output's index).
+    ///
+    /// Not on a view to show (`Fold::shed`: its maps are gone): [`StepView::advance`] starts
+    /// such a view again from step 0.
     pub fn apply(&mut self, run: &Run, ev: &TraceEvent) {
+        debug_assert!(!self.fold.shed, "apply on a view to show");
         if self.fold.settled {
             self.reindex();
         }

@@ -35,10 +35,11 @@ pub type Source<'a> = dyn FnMut(usize, &mut [u8]) + 'a;
 /// reads 40 MB at 100,000 elements) and [`finish`](Reader::finish) says whether the whole input
 /// was well formed.
 ///
-/// The bytes come from a source in chunks of at most [`Reader::CHUNK`] bytes (a slice,
-/// [`Reader::new`], or anything that can copy a range of itself, [`Reader::chunked`]): the page
-/// decodes a worker's answer straight out of the transferred `ArrayBuffer`, and never holds a
-/// second copy of it in wasm memory (44 MB at 100,000 elements, and wasm memory never shrinks).
+/// The bytes come from a source (a slice, [`Reader::new`], or anything that can copy a range of
+/// itself, [`Reader::chunked`]) in chunks of [`Reader::CHUNK`] bytes, more only for one longer
+/// field: the page decodes a worker's answer straight out of the transferred `ArrayBuffer`, and
+/// never holds a second copy of the whole of it in wasm memory (44 MB at 100,000 elements, and
+/// wasm memory never shrinks).
 pub struct Reader<'a> {
     /// Copied from the source and not read yet: `buf[pos..]`.
     buf: Vec<u8>,
@@ -120,6 +121,10 @@ impl<'a> Reader<'a> {
         self.buf.truncate(have);
         self.pos = 0;
         let more = (n - have).max(Self::CHUNK).min(self.left);
+        // A corrupted length may ask for as much as the whole input: refused, not an abort.
+        if self.buf.try_reserve(more).is_err() {
+            return false;
+        }
         let at = self.buf.len();
         self.buf.resize(at + more, 0);
         (self.source)(self.offset, &mut self.buf[at..]);

@@ -247,6 +247,12 @@ impl WorkQueue {
         None
     }
 
+    /// Whether an answer (its header) is for the newest request of its slot, and that is a drag
+    /// move's ([`RunRequest::gesture`]).
+    pub fn is_gesture(&self, head: &[u8]) -> bool {
+        self.current(head).is_some_and(|n| n.gesture)
+    }
+
     /// Whether an answer (its header, at least) is for the newest request of its slot.
     pub fn is_current(&self, head: &[u8]) -> bool {
         self.current(head).is_some()
@@ -492,6 +498,7 @@ mod tests {
         assert_eq!(q.rest_left(head, 1000.0 + REST_MS), 0.0, "the pointer rested");
         assert_eq!(q.rest_left(head, 0.0), REST_MS, "a clock that went back holds it no longer than the rest");
         assert!(q.is_current(head));
+        assert!(q.is_gesture(head), "a move's answer (the worker runner keeps its worker after it)");
         // The pointer moves on before the rest is over: the held answer is stale.
         let posted = q.submit(gesture(2, 2), 1050.0).unwrap_or_else(|| panic!("posted"));
         assert_eq!(q.rest_left(head, 1100.0), 0.0);
@@ -507,6 +514,10 @@ mod tests {
         let third = answer(&encode_request(&posted));
         let head = &third[..HEADER_BYTES as usize];
         assert_eq!(q.rest_left(head, 1071.0), 0.0, "not a drag move: at once");
+        assert!(
+            !q.is_gesture(head),
+            "the drop's answer is not a move's (the worker runner may end its worker after it)"
+        );
         assert!(q.read(head, third.len(), |at, out| out.copy_from_slice(&third[at..at + out.len()])).is_some());
         assert!(q.cancel(), "the drop's run was out");
         assert_eq!(q.read(head, third.len(), |_, _| panic!("cancelled")), None);

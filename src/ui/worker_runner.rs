@@ -69,7 +69,7 @@ pub const RUN_HERE_MAX: usize = 2_000;
 /// (`runner::REST_MS`). Up to this many, every move shows its own run at once.
 pub const LIVE_DRAG_MAX: usize = 500;
 
-/// After an answer of more than this many bytes, when no request waits, the worker is replaced by
+/// After an answer of more than this many bytes (not a drag move's), when no request waits, the worker is replaced by
 /// a fresh one: wasm memory never shrinks, and a run of 100,000 elements leaves the worker's at
 /// its peak (200-250 MB) for as long as the worker lives; ending the worker is the only way to
 /// give that back. The answer's size stands for the run's (44-73 MB at 100,000 elements, 4 MB at
@@ -170,16 +170,20 @@ impl WorkerRunner {
             let mut inner = self.0.borrow_mut();
             inner.queue.done().zip(inner.worker.clone())
         };
-        let recycle = next.is_none() && bytes.length() > RECYCLE_ANSWER_BYTES;
+        // Not a drag move's: its worker would be ended at every rest of the pointer, and the next
+        // move would wait for a fresh one. The drop's answer is not a move's.
+        let recycle = bytes.length() > RECYCLE_ANSWER_BYTES && !self.0.borrow().queue.is_gesture(&head);
         // The worker starts on the next run while this answer is decoded. A failed post drains
         // the queue but keeps what is current, so the answer is read as usual after it.
+        let next_posted = next.as_ref().map(|(r, _)| r.revision);
         if let Some((request, worker)) = next
             && Self::post(&worker, &request).is_err()
         {
             self.fail();
         }
         self.read_or_hold(head, bytes);
-        if recycle && self.end_worker() {
+        // Only when idle: nothing went out before the answer, nor while it was installed.
+        if recycle && next_posted.is_none() && !self.0.borrow().queue.busy() && self.end_worker() {
             self.spawn();
         }
     }
