@@ -357,7 +357,19 @@ impl AppState {
                 .filter(|_| !self.doc.is_current() && self.compare.is_none())
                 .filter(|old| **old == SceneKey { revision: old.revision, ..scene_key.clone() })
                 .and_then(|_| input.drag_moved(&self.scene));
-            self.scene = Rc::new(moved.unwrap_or_else(|| input.build()));
+            // A press that starts an element's drag: the two marbles whose selection and Tab stop
+            // change (`SceneInput::pressed`).
+            let pressed = || {
+                self.scene_key
+                    .as_ref()
+                    .filter(|_| self.compare.is_none())
+                    .filter(|old| {
+                        old.drag.is_none()
+                            && **old == SceneKey { drag: None, selection: old.selection, ..scene_key.clone() }
+                    })
+                    .and_then(|_| input.pressed(&self.scene))
+            };
+            self.scene = Rc::new(moved.or_else(pressed).unwrap_or_else(|| input.build()));
             self.scene_key = Some(scene_key.clone());
         }
         self.refresh_compare(scene_key, scene_changed);

@@ -195,3 +195,62 @@ fn the_input_version_holds_still_while_a_timestamp_is_dragged() {
     st.dispatch(to(m.x + 30.0, 5_000.0));
     assert_ne!(st.input_version(), a, "an arrival's move");
 }
+
+/// The scene a full build would make now (generation aside: it is the scene's own).
+fn full_build(st: &AppState) -> crate::ui::scene::Scene {
+    let key = st.scene_key.clone().unwrap_or_else(|| panic!("a scene key"));
+    let full = key.input(&st.doc, &st.fold, st.view.snap_unit()).build();
+    crate::ui::scene::Scene { generation: st.scene.generation, ..full }
+}
+
+/// A press that starts an element's drag on the SVG backend (the selection moves to it, and the
+/// Tab entry with it) changes the pressed marble's group and the old entry's, and nothing else: every
+/// other group is the one already drawn (Yew skips it), and the scene is what a full build makes.
+/// Over tumbling, sliding and session streams with late elements and a side output, at the end and
+/// mid-run, pressing the entry itself, a marble in the same group, and one far away; after a drop
+/// (the selection then on an element) and after a selected window (a full build).
+#[test]
+fn a_press_on_svg_changes_two_marble_groups_like_a_full_build() {
+    for assigner in [
+        r#"{"kind": "tumbling", "size": 60000}"#,
+        r#"{"kind": "sliding", "size": 60000, "slide": 20000}"#,
+        r#"{"kind": "session", "gap": 900}"#,
+    ] {
+        let items: Vec<String> = (0..1200)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 17, (i * 997) % 400_000))
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {assigner}, "allowed_lateness": 2000, "side_output": true,
+                "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 3000}}, "input": [{}]}}"#,
+            items.join(",")
+        );
+        let (mut st, later) = later_loaded(&json);
+        assert_eq!(st.scene.backend, Backend::Svg);
+        for (step, index) in [(None, 0), (None, 1), (None, 600), (Some(700), 650), (Some(700), 5), (None, 1199)] {
+            if let Some(s) = step {
+                st.dispatch(Action::Play(crate::ui::action::PlayAction::SetStep(s)));
+            }
+            let before = st.scene.clone();
+            let m = marble(&st, index);
+            st.dispatch(start(DragStart::Element(index), m.x, m.ts as f64));
+            assert_eq!(st.scene.generation, before.generation, "{assigner} {index}: patched, not rebuilt");
+            assert_eq!(*st.scene, full_build(&st), "{assigner} {index}: as a full build");
+            let changed =
+                st.scene.marbles.iter().zip(&before.marbles).filter(|(a, b)| !std::rc::Rc::ptr_eq(&a.items, &b.items));
+            assert!(changed.count() <= 2, "{assigner} {index}: two groups at most");
+            assert_eq!(st.scene.entry, Some(ObjectId::Element(index)));
+            // The drop (no move): the drag ends; its run is answered.
+            st.dispatch(end());
+            later.answer_all(&mut st);
+        }
+        // A selected window is the Tab entry: a press then builds in full, and is the same.
+        if let Some(w) = st.scene.windows.iter().flat_map(|g| g.items.iter()).next().map(|w| w.id) {
+            st.dispatch(Action::Canvas(crate::ui::action::CanvasAction::Focused(w)));
+            let before = st.scene.generation;
+            let m = marble(&st, 10);
+            st.dispatch(start(DragStart::Element(10), m.x, m.ts as f64));
+            assert_ne!(st.scene.generation, before, "after a window's selection: a full build");
+            assert_eq!(*st.scene, full_build(&st));
+        }
+    }
+}
