@@ -122,6 +122,10 @@ test('the engine worker is replaced after a large run, and the new one answers t
     await page.locator('[data-testid="import-file"]').setInputFiles({ name: 's.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
     await runSettled(page, revision, 120000);
     assert.equal(await status(page).getAttribute('data-runner'), 'worker');
+    // run-status is done before the timeline and the output list have drawn the new run (they
+    // render after it): the digest is read once the scene has the new stream.
+    const scene = page.locator('[data-testid="scene"]');
+    await until(page, 'the loaded stream drawn', () => scene.getAttribute('data-elements'), (v) => v === String(sc.input.length), 30000);
     return digest(page);
   };
   const closed = (w) => new Promise((resolve) => w.once('close', () => resolve(true)));
