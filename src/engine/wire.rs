@@ -610,6 +610,39 @@ mod tests {
         assert!(matches!(k, TraceKind::ElementArrived { .. }), "zeros read as variant 0");
     }
 
+    /// The same over a run of many chunks (a refill mid-field, a field longer than what is left of
+    /// a chunk): 300 positions spread over the whole encoding, 4 values each and 8 bytes set to
+    /// `u64::MAX` (a length as large as a `u64` can say), never a panic.
+    #[test]
+    fn corrupted_bytes_across_chunks_never_panic() {
+        let input = (0..3_000)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 11, (i * 7_919) % 90_000))
+            .collect::<Vec<_>>()
+            .join(",");
+        let scenario = Scenario::from_json_str(&format!(
+            r#"{{"assigner": {{"kind": "session", "gap": 700}}, "allowed_lateness": 1000, "side_output": true,
+                "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 2000}}, "input": [{input}]}}"#
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut bytes = Vec::new();
+        encode_run(&run(&scenario), &mut bytes);
+        assert!(bytes.len() > 3 * Reader::CHUNK, "{} bytes", bytes.len());
+        let mut errors = 0;
+        for k in 0..300 {
+            let i = k * (bytes.len() - 8) / 300;
+            for b in [0x00, 0x02, 0x7f, 0xff] {
+                let mut bad = bytes.clone();
+                bad[i] = b;
+                errors += usize::from(decode_run(&bad).is_err());
+            }
+            let mut huge = bytes.clone();
+            huge[i..i + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+            errors += usize::from(decode_run(&huge).is_err());
+        }
+        // Most corrupted bytes are numbers that read as other numbers; tags and lengths are errors.
+        assert!(errors >= 50, "{errors} errors");
+    }
+
     #[test]
     fn garbage_is_an_error() {
         assert!(decode_run(&[0xff; 64]).is_err());
