@@ -27,6 +27,10 @@ impl Reducible for AppState {
             next.clock_step();
             return Rc::new(next);
         }
+        // Neither do focus reports that change nothing (`AppState::changes_nothing`).
+        if self.changes_nothing(&action) {
+            return self;
+        }
         let mut next = (*self).clone();
         next.dispatch(action);
         Rc::new(next)

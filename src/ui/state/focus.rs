@@ -5,7 +5,7 @@
 
 use crate::engine::scenario::{InputItem, WatermarkSpec};
 use crate::engine::view::ElementOutcome;
-use crate::ui::action::{CanvasAction, Nav, ObjectId, WhyPopover, WhyTarget};
+use crate::ui::action::{Action, CanvasAction, Nav, ObjectId, WhyPopover, WhyTarget};
 use crate::ui::scene::nav::{self, Focusable};
 
 use super::AppState;
@@ -24,6 +24,23 @@ impl AppState {
             self.focus.lane = lane;
         }
         self.focus.seq += 1;
+    }
+
+    /// A focus report that would change nothing: the DOM focus came back to the object that is
+    /// already the selection and the canvas already had it (its node was made anew: a dragged
+    /// marble lifted out of the scene or put back), or the canvas lost a focus it did not have.
+    /// `hooks::use_app` keeps the state as it is for these, so the page is not rendered again
+    /// (at 2,000 elements a render of the whole page was the drag's long task).
+    pub fn changes_nothing(&self, action: &Action) -> bool {
+        match action {
+            Action::Canvas(CanvasAction::Focused(id)) => {
+                self.focus.inside
+                    && self.selection == Some(*id)
+                    && self.lane_of(id).is_none_or(|lane| lane == self.focus.lane)
+            }
+            Action::Canvas(CanvasAction::Blurred) => !self.focus.inside,
+            _ => false,
+        }
     }
 
     pub(super) fn canvas_action(&mut self, action: CanvasAction) {

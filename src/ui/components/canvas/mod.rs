@@ -332,9 +332,23 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
                 .zip(host.cast::<web_sys::Node>())
                 .is_some_and(|(to, host)| host.contains(Some(&to)));
-            if !inside {
-                state.dispatch(Action::Canvas(CanvasAction::Blurred));
+            if inside {
+                return;
             }
+            // A node our own render removes (a dragged marble lifted out of the scene or put back)
+            // loses the focus as it goes: Chromium reports that blur in the middle of the render,
+            // while the node is still connected. Looked at again once the render is over: a node
+            // that is gone was ours (the focus effect above puts the focus on the node that
+            // replaced it, and that report changes nothing); only a node still there lost the focus
+            // to the user. Reduced at once, the blur and the focus coming back each rendered the
+            // whole page again, the long task at the start of a 2,000-element drag.
+            let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+            let state = state.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if target.is_none_or(|t| t.is_connected()) {
+                    state.dispatch(Action::Canvas(CanvasAction::Blurred));
+                }
+            });
         })
     };
     html! {

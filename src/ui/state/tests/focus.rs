@@ -1,6 +1,8 @@
 //! The canvas's keyboard focus (TIMELINE_CONTRACT.md §4): one Tab stop, roving focus, ]/[ and
 //! ↑/↓ between objects, W explains, names for everything focusable.
 
+use std::rc::Rc;
+
 use super::*;
 use crate::ui::action::{CanvasAction, ObjectId, PlayAction, WhyTarget};
 use crate::ui::geometry::Viewport;
@@ -42,6 +44,35 @@ fn the_canvas_is_one_tab_stop() {
     st.dispatch(Action::Canvas(CanvasAction::Blurred));
     assert!(!st.focus.inside);
     assert_eq!(tab_stops(&st), vec![ObjectId::Element(2)], "Tab comes back to it");
+}
+
+/// A focus report that changes nothing keeps the very state (`hooks::use_app` renders nothing):
+/// the focus coming back to the selected object (its node made anew) and a blur of a canvas
+/// that had no focus. Every other report is reduced as before.
+#[test]
+fn focus_reports_that_change_nothing_keep_the_state() {
+    use yew::Reducible;
+    let st = Rc::new(two_keys());
+    let focus = |id| Action::Canvas(CanvasAction::Focused(id));
+    let reduce = |st: &Rc<AppState>, a: Action| st.clone().reduce(a);
+    // Not focused yet: a focus report selects, and a blur changes nothing.
+    assert!(!st.changes_nothing(&focus(ObjectId::Element(2))));
+    assert!(Rc::ptr_eq(&reduce(&st, Action::Canvas(CanvasAction::Blurred)), &st));
+    let focused = reduce(&st, focus(ObjectId::Element(2)));
+    assert!(!Rc::ptr_eq(&focused, &st));
+    assert!(focused.focus.inside);
+    // The same object again: nothing; another object, or a blur: a new state.
+    assert!(Rc::ptr_eq(&reduce(&focused, focus(ObjectId::Element(2))), &focused));
+    let other = reduce(&focused, focus(ObjectId::Element(0)));
+    assert_eq!(other.selection, Some(ObjectId::Element(0)));
+    let blurred = reduce(&focused, Action::Canvas(CanvasAction::Blurred));
+    assert!(!Rc::ptr_eq(&blurred, &focused));
+    assert!(!blurred.focus.inside);
+    // The watermark is in every lane: focused again from another lane, the lane changes.
+    let mut wm = (*focused).clone();
+    wm.dispatch(focus(ObjectId::Watermark));
+    let wm = Rc::new(wm);
+    assert!(Rc::ptr_eq(&reduce(&wm, focus(ObjectId::Watermark)), &wm));
 }
 
 /// ] and [ walk the lane in event time; ↓ goes to the next lane, then the side output.
