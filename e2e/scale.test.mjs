@@ -200,25 +200,33 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.notEqual(Math.floor(ts1 / 30000), Math.floor(ts0 / 30000), `dragged from ${ts0} into another window (${ts1})`);
   assert.ok((await firedWith()).includes(id), 'the outputs on show are still those of the run before the drag');
   assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid="run-progress"]').length), 0, 'no progress toast during a drag');
-  // Where the marble is drawn: lifted out of the scene's <svg> into one of its own on top, so that
-  // a move repaints only that; with the run installed it is back in the scene.
+  // Where the marble is drawn: from the press to the drop a copy with the element's test id follows
+  // the pointer in an <svg> of its own on top, so that a move repaints only that, and the marble in
+  // the scene's <svg> stays where the run on show placed it (test id element-origin), its node
+  // and its focus untouched. After the drop it is the scene's alone again.
   const whereDrawn = () => page.evaluate((i) => {
     const m = document.querySelectorAll(`[data-testid="element"][data-id="${i}"]`);
-    return { count: m.length, lifted: !!m[0]?.closest('svg.lifted'), inCanvas: !!m[0]?.closest('[data-testid="canvas"]') };
+    const o = document.querySelectorAll(`[data-testid="element-origin"][data-id="${i}"]`);
+    return {
+      count: m.length, lifted: !!m[0]?.closest('svg.lifted'), inCanvas: !!m[0]?.closest('[data-testid="canvas"]'),
+      origins: o.length, originTs: o[0] ? Number(o[0].dataset.ts) : null, originInCanvas: !!o[0]?.closest('[data-testid="canvas"]'),
+      copyFocusable: m[0]?.hasAttribute('tabindex') ?? null,
+    };
   }, id);
-  assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false }, 'lifted while its run is out');
-  // The dragged element keeps the keyboard focus across the lift (its node is made anew).
-  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-id') ?? document.activeElement?.tagName);
-  assert.equal(await focused(), String(id), 'the lifted marble has the focus');
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false, origins: 1, originTs: ts0, originInCanvas: true, copyFocusable: false },
+    'lifted while its run is out, its origin where it was');
+  // The dragged element keeps the keyboard focus: its marble in the scene has it all along.
+  const focused = () => page.evaluate(() => `${document.activeElement?.getAttribute('data-testid')}:${document.activeElement?.getAttribute('data-id')}`);
+  assert.equal(await focused(), `element-origin:${id}`, 'the dragged marble has the focus');
 
   // The pointer rests (still pressed): the last move's run is installed.
   await page.clock.runFor(150);
   const rested = await untilPaused(page, 'the run of the last move on show', statusOf, (v) => v.state === 'done');
   assert.ok(Number(rested.revision) > revision);
   assert.equal(await marbleTs(), ts1);
-  assert.deepEqual(await whereDrawn(), { count: 1, lifted: false, inCanvas: true }, 'back in the scene with its run');
-  assert.equal(await focused(), String(id), 'and the focus with it');
-  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.lifted').length), 0);
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false, origins: 1, originTs: ts1, originInCanvas: true, copyFocusable: false },
+    'the run placed it: the origin is where the copy is');
+  assert.equal(await focused(), `element-origin:${id}`, 'and the focus stays');
   assert.ok(!(await firedWith()).includes(id), `the window at ${start0} fires without element ${id} now`);
 
   // The drop is not a move: its run is installed without a rest.
@@ -227,6 +235,10 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   await untilPaused(page, 'the run of the drop', statusOf, (v) => v.state === 'done' && v.revision !== rested.revision);
   await page.clock.resume();
   const dropped = await marbleTs();
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: false, inCanvas: true, origins: 0, originTs: null, originInCanvas: false, copyFocusable: true },
+    'back in the scene alone after the drop');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('svg.lifted').length), 0);
+  assert.equal(await focused(), `element:${id}`, 'with the focus');
   const final = structuredClone(sc);
   final.input.find((e) => e.id === id).ts = dropped;
   assert.equal(await digest(), fnv(cliRun(final)), "the page's outputs after the drop are the command line's");

@@ -25,10 +25,10 @@ const WM_HIT_HALF: f64 = 7.0;
 const TIMER_HALF: f64 = 6.0;
 
 impl Scene {
-    /// Every element's marble in the lanes, in draw order: the groups', then the lifted one
-    /// (a dragged element's, drawn on top).
+    /// Every element's marble in the lanes, once each, in draw order: the groups', then the
+    /// lifted one (a dragged element's, drawn on top; not the origin it left behind).
     pub fn marble_items(&self) -> impl DoubleEndedIterator<Item = &MarbleItem> {
-        self.marbles.iter().flat_map(|g| g.items.iter()).chain(&self.lifted)
+        self.marbles.iter().flat_map(|g| g.items.iter()).filter(|m| !m.origin).chain(&self.lifted)
     }
 
     /// The object under canvas point `(x, y)`, topmost first: the watermark handle (its line, flag

@@ -151,6 +151,7 @@ mod tests {
             anim: None,
             crossing: None,
             tab: super::super::TabStop::Roving,
+            origin: false,
         };
         assert_eq!(
             element(&m),

@@ -201,6 +201,11 @@ pub struct MarbleItem {
     /// The crossing-out animation's delay, when it was dropped in the step just taken.
     pub crossing: Option<Rc<str>>,
     pub tab: TabStop,
+    /// Where a dragged element was picked up, with the SVG backend: the element itself is
+    /// `Scene::lifted` and follows the pointer; this marble stays drawn where it was, its node
+    /// untouched but for its test id (`element-origin`), until the run places the element. Not an
+    /// object of its own: hit testing and the keys skip it (`Scene::marble_items`).
+    pub origin: bool,
 }
 
 /// A group of marbles a backend draws together: one lane, up to 64 input items.

@@ -116,21 +116,23 @@ fn svg(s: &Scene) -> Html {
                 }
             }
             { watermark(&s.watermark) }
-            if let (Some(d), None) = (&s.drag_label, &s.lifted) {
-                { drag_label(d) }
-            }
             if let Some(x) = s.hint {
                 <text class="hint" x={px(x)} y={px(dims::AXIS_HEIGHT + 30.0)} text-anchor="middle">
                     { "Before the first input item: press → or ▶ to start" }
                 </text>
             }
         </svg>
-        if let Some(m) = &s.lifted {
-            // The dragged element while its run is out (`Scene::lifted`): an `<svg>` of its own
-            // over the scene, so that a pointer move repaints this and not the whole scene
-            // (about 8 ms a frame at 2,000 elements).
-            <svg class="canvas lifted dragging" {width} {height} viewBox={view_box} role="group" aria-label="the dragged element">
-                { lifted_marble(m) }
+        if s.lifted.is_some() || s.drag_label.is_some() {
+            // What follows the pointer in a drag: the drag label and the dragged element while its
+            // run is out (`Scene::lifted`), in an `<svg>` of its own over the scene, so that a
+            // pointer move repaints this and not the whole scene (about 8 ms a frame at 2,000
+            // elements), and so that neither the label coming at the press nor the element lifted
+            // at the first move changes what the scene's `<svg>` draws. A drawing only: the dragged
+            // element's marble in the scene keeps the focus and the name.
+            <svg class="canvas lifted dragging" {width} {height} viewBox={view_box} aria-hidden="true">
+                if let Some(m) = &s.lifted {
+                    { lifted_marble(m) }
+                }
                 if let Some(d) = &s.drag_label {
                     { drag_label(d) }
                 }

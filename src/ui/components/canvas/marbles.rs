@@ -18,9 +18,11 @@ pub fn marbles(groups: &[MarbleGroup]) -> Html {
     }
 }
 
-/// The marble of an element lifted out of the scene while it is dragged (`Scene::lifted`).
+/// The marble of an element lifted out of the scene while it is dragged (`Scene::lifted`): a
+/// drawing with the element's test id and data, not a control (the marble it was lifted from keeps
+/// the focus, the Tab stop and the name, `MarbleItem::origin`).
 pub fn lifted_marble(m: &MarbleItem) -> Html {
-    html! { <Marble key={m.index} item={m.clone()} /> }
+    html! { <Marble key={m.index} item={m.clone()} drawing=true /> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -36,6 +38,9 @@ fn Group(p: &GroupProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct MarbleProps {
     item: MarbleItem,
+    /// Drawn only: no focus, Tab stop, role or name (the lifted copy of a dragged element).
+    #[prop_or_default]
+    drawing: bool,
 }
 
 /// One element. A component so that a drag redraws only the marbles whose items changed.
@@ -50,12 +55,15 @@ fn Marble(p: &MarbleProps) -> Html {
     );
     let dropped = matches!(m.outcome, Some(ElementOutcome::Dropped { .. }));
     let shape = Shape::of(m.outcome);
+    let control = !p.drawing;
+    let testid = if m.origin { "element-origin" } else { "element" };
     html! {
         // Absolute coordinates rather than a transform per marble: 500 transforms cost the
         // compositor more than 500 numbers.
-        <g {class} style={m.anim.as_ref().map(|s| s.to_string())} data-testid="element" data-id={m.elem_id.to_string()} data-key={m.key_name.to_string()}
+        <g {class} style={m.anim.as_ref().map(|s| s.to_string())} data-testid={testid} data-id={m.elem_id.to_string()} data-key={m.key_name.to_string()}
            data-ts={m.ts.to_string()} data-index={m.index.to_string()} data-outcome={m.outcome.map_or("not-arrived", |o| o.label())}
-           data-drag={format!("e:{}", m.index)} data-focus={focus_key(&m.id)} tabindex={m.tab.tabindex()} role="button" aria-describedby="desc-element">
+           data-drag={control.then(|| format!("e:{}", m.index))} data-focus={control.then(|| focus_key(&m.id))}
+           tabindex={control.then(|| m.tab.tabindex())} role={control.then_some("button")} aria-describedby={control.then_some("desc-element")}>
             <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R + 5.0)} />
             <path class="body" d={shape.path(m.x, m.y, dims::MARBLE_R)} />
             <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
@@ -63,7 +71,9 @@ fn Marble(p: &MarbleProps) -> Html {
                 <path class={classes!("cross", m.crossing.is_some().then_some("crossing"))} style={m.crossing.as_ref().map(|s| s.to_string())}
                       d={format!("M {} {} l 16 16 m 0 -16 l -16 16", px(m.x - 8.0), px(m.y - 8.0))} />
             }
-            <title>{ element_name(m) }</title>
+            if control {
+                <title>{ element_name(m) }</title>
+            }
         </g>
     }
 }

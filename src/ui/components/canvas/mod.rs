@@ -111,8 +111,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             ObjectId::WatermarkItem(_) => ObjectId::Watermark,
             other => other,
         });
-        // Lifting a dragged marble out of the scene and putting it back (`Scene::lifted`) makes
-        // its node anew: the focus it had went to the page, and follows it here again.
+        // A node made anew while it has the focus (a marble whose group is rebuilt unkeyed)
+        // gives the focus to the page: it follows the selection here again. (A dragged marble
+        // keeps its node: the copy that follows the pointer is a drawing, `Scene::lifted`.)
         let lifted = state.scene.lifted.as_ref().map(|m| m.index);
         let last_seq = use_mut_ref(|| 0_u64);
         use_effect_with((state.focus.seq, lifted), move |(seq, _)| {
@@ -335,8 +336,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             if inside {
                 return;
             }
-            // A node our own render removes (a dragged marble lifted out of the scene or put back)
-            // loses the focus as it goes: Chromium reports that blur in the middle of the render,
+            // A node our own render removes (a focused marble made anew; the dragged marble was,
+            // until it stayed in place, `Scene::lifted`) loses the focus as it goes: Chromium reports that blur in the middle of the render,
             // while the node is still connected. Looked at again once the render is over: a node
             // that is gone was ours (the focus effect above puts the focus on the node that
             // replaced it, and that report changes nothing); only a node still there lost the focus

@@ -207,6 +207,7 @@ impl<'a> SceneInput<'a> {
             + scene.two_d.as_ref().map_or(0, |t| t.dots.len());
         scene.window_count = scene.windows.iter().map(|g| g.items.len()).sum();
         scene.backend = Backend::for_elements(scene.element_count);
+        self.lift(&mut scene);
         let dragged = match self.drag {
             Some(Drag::Element { index, .. }) => Some(ObjectId::Element(index)),
             _ => None,
@@ -471,6 +472,7 @@ impl<'a> SceneInput<'a> {
                 anim: self.delay(arrived),
                 crossing: self.delay(dropped),
                 tab: self.tab(id, entry),
+                origin: false,
             });
         }
         groups
@@ -585,8 +587,8 @@ impl<'a> SceneInput<'a> {
     /// The scene of a drag move while the run of the moved element is still out: `old` (the scene
     /// of the run on show) with the dragged element's marble at its new timestamp and the drag
     /// label following it, in the same generation, so that the canvas backend moves the element in
-    /// its overlay and leaves the bulk drawing alone; with the SVG backend the marble is lifted out
-    /// of its group into `Scene::lifted`, drawn apart with the label. The marble keeps its outcome and its stacking
+    /// its overlay and leaves the bulk drawing alone; with the SVG backend the copy lifted at the
+    /// press (`lift`) moves, drawn apart with the label, and the marble stays where it was. The marble keeps its outcome and its stacking
     /// row until the run comes back and the full build places it. `None` (build in full) for
     /// anything but an element dragged along event time in the lanes, or when `old` has no marble
     /// for it.
@@ -599,24 +601,17 @@ impl<'a> SceneInput<'a> {
         let x = round1(self.item_x(index, e.ts));
         let place = |m: &mut MarbleItem| place_marble(m, e.ts, e.value, x);
         let mut scene = old.clone();
-        if let Some(m) = &mut scene.lifted {
-            if m.index != index {
-                return None;
+        if old.backend == Backend::Svg {
+            // Lifted since the press (`lift`): moved in the overlay alone.
+            match &mut scene.lifted {
+                Some(m) if m.index == index => place(m),
+                _ => return None,
             }
-            place(m);
         } else {
             let (g, k) = find_marble(&old.marbles, index)?;
             let group = &mut scene.marbles[g];
             let mut items = group.items.to_vec();
-            if old.backend == Backend::Svg {
-                // Lifted out of its group on the first move (the group redraws once), then moved
-                // in the overlay alone.
-                let mut m = items.remove(k);
-                place(&mut m);
-                scene.lifted = Some(m);
-            } else {
-                place(&mut items[k]);
-            }
+            place(&mut items[k]);
             group.items = Rc::from(items);
         }
         scene.drag_label = self.drag_label();
@@ -661,7 +656,32 @@ impl<'a> SceneInput<'a> {
         scene.dragging = true;
         scene.panning = false;
         scene.drag_label = self.drag_label();
+        scene.lifted = None;
+        self.lift(&mut scene);
         Some(scene)
+    }
+
+    /// With the SVG backend, an element dragged along event time in the lanes is drawn twice
+    /// from the press on: its marble stays in its group, where the run on show placed it
+    /// (`MarbleItem::origin`: the same node, with the focus, but for its test id), and a copy,
+    /// `Scene::lifted`, follows the pointer in an `<svg>` of its own with the drag label.
+    /// Anything the scene's `<svg>` draws differently during a drag (the marble taken out of its
+    /// group at the first move, as before) had Chromium paint and layerize the whole scene again,
+    /// 50-90 ms at 2,000 elements; the overlay's first drawing made a full layerize too (17-27 ms),
+    /// so it comes at the press, with the label, and the moves only move it. The canvas backend
+    /// keeps its bulk drawing and moves the element in its DOM overlay.
+    fn lift(&self, scene: &mut Scene) {
+        let Some(Drag::Element { index, arrival: false, .. }) = self.drag else { return };
+        if scene.backend != Backend::Svg || self.two_d || self.processing_axis {
+            return;
+        }
+        let Some((g, k)) = find_marble(&scene.marbles, index) else { return };
+        let group = &mut scene.marbles[g];
+        let mut items = group.items.to_vec();
+        let copy = items[k].clone();
+        items[k].origin = true;
+        group.items = Rc::from(items);
+        scene.lifted = Some(copy);
     }
 
     fn drag_label(&self) -> Option<DragLabel> {

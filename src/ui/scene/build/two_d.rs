@@ -98,6 +98,7 @@ impl SceneInput<'_> {
                     anim: None,
                     crossing: None,
                     tab: self.tab(id, entry),
+                    origin: false,
                 })
             })
             .collect();

@@ -1,6 +1,8 @@
 //! Scenes of more than 2,000 elements (issue 15): the canvas backend, its overlay, and hit
 //! testing and drags on it as on SVG.
 
+use std::rc::Rc;
+
 use super::runs_support::later_loaded;
 use super::*;
 use crate::ui::action::ObjectId;
@@ -132,23 +134,42 @@ fn moves_answered_at_once_build_the_scene_in_full() {
 
 /// On the SVG backend too, a move whose run is out (the worker's, above 500 elements) moves
 /// only the dragged marble; the moves are gestures (their answers wait for the pointer to rest),
-/// the drop is not, and neither is a watermark's drag.
+/// the drop is not, and neither is a watermark's drag. The dragged element is lifted from the
+/// press on (`SceneInput::lift`): a copy follows the pointer, and nothing the scene's `<svg>`
+/// draws changes during the moves (its groups are the very ones of the build).
 #[test]
 fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     let (mut st, later) = later_loaded(&spread(1500));
     assert_eq!(st.scene.backend, Backend::Svg);
     let m = marble(&st, 3);
     st.dispatch(start(DragStart::Element(3), m.x, m.ts as f64));
+    // Lifted at the press, where it is: the copy and its origin in the group are alike but for
+    // the origin's flag.
+    let lifted = st.scene.lifted.clone().unwrap_or_else(|| panic!("lifted at the press"));
+    let origin = |st: &AppState| st.scene.marbles.iter().flat_map(|g| g.items.iter()).find(|m| m.index == 3).cloned();
+    let at_press = origin(&st).unwrap_or_else(|| panic!("the origin stays in its group"));
+    assert!(at_press.origin && !lifted.origin);
+    assert_eq!(MarbleItemWithout(lifted.clone()), MarbleItemWithout(at_press.clone()));
+    assert_eq!((lifted.x, lifted.ts), (m.x, m.ts));
     later.answer_all(&mut st);
     let built = st.scene.generation;
+    let groups = st.scene.marbles.clone();
     for k in 1..4 {
         st.dispatch(to(m.x + 10.0 * f64::from(k), (m.ts + 1000 * i64::from(k)) as f64));
         assert_eq!(st.scene.generation, built, "move {k}: the scene is patched, not rebuilt");
         assert_eq!(marble(&st, 3).ts, m.ts + 1000 * i64::from(k));
-        // Lifted out of its group, drawn apart: the other marbles are the build's.
-        assert_eq!(st.scene.lifted.as_ref().map(|m| m.index), Some(3), "move {k}: lifted");
-        assert!(st.scene.marbles.iter().all(|g| g.items.iter().all(|m| m.index != 3)), "move {k}: once");
+        assert_eq!(
+            st.scene.lifted.as_ref().map(|m| (m.index, m.ts)),
+            Some((3, m.ts + 1000 * i64::from(k))),
+            "move {k}"
+        );
+        // The scene's groups are the build's, the origin among them where it was.
+        assert!(st.scene.marbles.iter().zip(&groups).all(|(a, b)| Rc::ptr_eq(&a.items, &b.items)), "move {k}");
+        assert_eq!(origin(&st).map(|o| (o.x, o.ts, o.origin)), Some((at_press.x, at_press.ts, true)));
+        // Once each for hit testing and the keys: the copy, not the origin.
         assert_eq!(st.scene.marble_items().count(), 1500);
+        assert_eq!(st.scene.marble_items().filter(|m| m.index == 3).count(), 1);
+        assert_eq!(st.focusables().iter().filter(|f| f.id == ObjectId::Element(3)).count(), 1);
     }
     let moves = later.requests();
     assert_eq!(moves.len(), 3);
@@ -158,12 +179,24 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     assert_eq!(drop.len(), 4, "three moves and the drop");
     assert!(drop.last().is_some_and(|r| !r.gesture), "the drop is answered at once");
     assert!(st.scene.lifted.is_none(), "the drop puts it back in its group");
+    assert_eq!(origin(&st).map(|o| o.origin), Some(false));
     later.answer_all(&mut st);
     assert_ne!(st.scene.generation, built, "the answer builds in full");
     st.dispatch(start(DragStart::Watermark, st.scene.watermark.x, 0.0));
     st.dispatch(to(st.scene.watermark.x + 40.0, 200_000.0));
     let wm = later.requests();
     assert!(!wm.is_empty() && wm.iter().all(|r| !r.gesture), "a watermark drag is not: {wm:?}");
+}
+
+/// A marble item compared without its `origin` flag.
+#[derive(Debug)]
+struct MarbleItemWithout(crate::ui::scene::MarbleItem);
+
+impl PartialEq for MarbleItemWithout {
+    fn eq(&self, other: &Self) -> bool {
+        crate::ui::scene::MarbleItem { origin: false, ..self.0.clone() }
+            == crate::ui::scene::MarbleItem { origin: false, ..other.0.clone() }
+    }
 }
 
 /// What is read from the whole input (the arrival strip's arrivals and partitions) is read again
