@@ -97,7 +97,7 @@ impl AppState {
     fn lane_of(&self, id: &ObjectId) -> Option<usize> {
         match id {
             ObjectId::Watermark | ObjectId::WatermarkItem(_) => None,
-            _ => self.focusables().iter().find(|f| f.id == *id).map(|f| f.lane),
+            _ => self.scene.lane_of(id),
         }
     }
 

@@ -618,12 +618,14 @@ impl<'a> SceneInput<'a> {
         Some(scene)
     }
 
-    /// The scene of a press on an element in the lanes (a drag starts on it and selects it) on the
-    /// SVG backend: `old` (the scene before it, nothing dragged, an element the Tab entry) with
-    /// the pressed marble selected and the Tab entry, the old entry's marble not, and the drag on.
-    /// The rest of the scene does not depend on which element is the entry, so only the groups of
-    /// those two marbles change: Yew reconciles two groups instead of the whole scene (a full build
-    /// and its reconcile were a 50-60 ms task at 2,000 elements). Equal to a full build but for its
+    /// The scene of a press on an element in the lanes (a drag starts on it and selects it):
+    /// `old` (the scene before it, nothing dragged, an element the Tab entry) with the pressed
+    /// marble selected and the Tab entry, the old entry's marble not, and the drag on. The rest of
+    /// the scene does not depend on which element is the entry, so only the groups of those two
+    /// marbles change: on the SVG backend Yew reconciles two groups instead of the whole scene (a
+    /// full build and its reconcile were a 50-60 ms task at 2,000 elements); the canvas backend
+    /// keeps the generation, so its bulk drawing, which shows no selection, is not drawn again (a
+    /// full build and a redraw were 100-350 ms at 100,000). Equal to a full build but for its
     /// generation (tests). `None` (build in full) for anything else.
     pub fn pressed(&self, old: &Scene) -> Option<Scene> {
         let Some(Drag::Element { index, arrival: false, .. }) = self.drag else { return None };
@@ -632,12 +634,7 @@ impl<'a> SceneInput<'a> {
             Some(ObjectId::Element(i)) => i,
             _ => return None,
         };
-        if old.backend != Backend::Svg
-            || old.dragging
-            || old.lifted.is_some()
-            || self.two_d
-            || self.selection != Some(id)
-        {
+        if old.dragging || old.lifted.is_some() || self.two_d || self.selection != Some(id) {
             return None;
         }
         find_marble(&old.marbles, index)?;
@@ -732,8 +729,8 @@ impl Scene {
             return out;
         }
         // ↑/↓ order: the partitions' tracks (above), the key lanes, the side output.
-        let tracks = self.partitions.iter().filter(|p| p.drawn).count();
-        let lane_of_y = |y: f64| tracks + self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).unwrap_or(0);
+        let tracks = self.tracks();
+        let lane_of_y = |y: f64| self.lane_at(tracks, y);
         for (i, p) in self.partitions.iter().filter(|p| p.drawn).enumerate() {
             out.push(Focusable { id: p.id, lane: i, x: p.x });
         }
@@ -753,6 +750,27 @@ impl Scene {
             out.push(Focusable { id: ObjectId::Watermark, lane, x: self.watermark.x });
         }
         out
+    }
+
+    /// The lane of the first of [`Scene::focusables`] that is `id`. An element's is found without
+    /// listing every object (at 100,000 elements that list costs about 10 ms, and every focus
+    /// report asks for a lane).
+    pub fn lane_of(&self, id: &ObjectId) -> Option<usize> {
+        if let (ObjectId::Element(_), None) = (id, &self.two_d) {
+            let tracks = self.tracks();
+            return self.marble_items().find(|m| m.id == *id).map(|m| self.lane_at(tracks, m.y));
+        }
+        self.focusables().into_iter().find(|f| f.id == *id).map(|f| f.lane)
+    }
+
+    /// The partitions' tracks drawn above the key lanes.
+    fn tracks(&self) -> usize {
+        self.partitions.iter().filter(|p| p.drawn).count()
+    }
+
+    /// The keyboard's lane of height `y`: a key lane's, after the `tracks` partitions' tracks.
+    fn lane_at(&self, tracks: usize, y: f64) -> usize {
+        tracks + self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).unwrap_or(0)
     }
 
     /// The bound's label, e.g. `bound 5 s`.

@@ -244,22 +244,24 @@ fn full_build(st: &AppState) -> crate::ui::scene::Scene {
 /// (the selection then on an element) and after a selected window (a full build).
 #[test]
 fn a_press_on_svg_changes_two_marble_groups_like_a_full_build() {
-    for assigner in [
-        r#"{"kind": "tumbling", "size": 60000}"#,
-        r#"{"kind": "sliding", "size": 60000, "slide": 20000}"#,
-        r#"{"kind": "session", "gap": 900}"#,
+    // Both backends: on the canvas backend the kept generation means the bulk is not redrawn.
+    for (n, backend, assigner) in [
+        (1200, Backend::Svg, r#"{"kind": "tumbling", "size": 60000}"#),
+        (1200, Backend::Svg, r#"{"kind": "sliding", "size": 60000, "slide": 20000}"#),
+        (1200, Backend::Svg, r#"{"kind": "session", "gap": 900}"#),
+        (2400, Backend::Canvas, r#"{"kind": "tumbling", "size": 60000}"#),
+        (2400, Backend::Canvas, r#"{"kind": "session", "gap": 900}"#),
     ] {
-        let items: Vec<String> = (0..1200)
-            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 17, (i * 997) % 400_000))
-            .collect();
+        let items: Vec<String> =
+            (0..n).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 17, (i * 997) % 400_000)).collect();
         let json = format!(
             r#"{{"assigner": {assigner}, "allowed_lateness": 2000, "side_output": true,
                 "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 3000}}, "input": [{}]}}"#,
             items.join(",")
         );
         let (mut st, later) = later_loaded(&json);
-        assert_eq!(st.scene.backend, Backend::Svg);
-        for (step, index) in [(None, 0), (None, 1), (None, 600), (Some(700), 650), (Some(700), 5), (None, 1199)] {
+        assert_eq!(st.scene.backend, backend);
+        for (step, index) in [(None, 0), (None, 1), (None, 600), (Some(700), 650), (Some(700), 5), (None, n - 1)] {
             if let Some(s) = step {
                 st.dispatch(Action::Play(crate::ui::action::PlayAction::SetStep(s)));
             }
@@ -272,6 +274,14 @@ fn a_press_on_svg_changes_two_marble_groups_like_a_full_build() {
                 st.scene.marbles.iter().zip(&before.marbles).filter(|(a, b)| !std::rc::Rc::ptr_eq(&a.items, &b.items));
             assert!(changed.count() <= 2, "{assigner} {index}: two groups at most");
             assert_eq!(st.scene.entry, Some(ObjectId::Element(index)));
+            // Every focusable's lane, found without the list (`Scene::lane_of`), is the list's.
+            if index == 600 {
+                let list = st.scene.focusables();
+                for f in list.iter().step_by(7) {
+                    let first = list.iter().find(|g| g.id == f.id).map(|g| g.lane);
+                    assert_eq!(st.scene.lane_of(&f.id), first, "{assigner}: {:?}", f.id);
+                }
+            }
             // The drop (no move): the drag ends; its run is answered.
             st.dispatch(end());
             later.answer_all(&mut st);
