@@ -337,12 +337,13 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 return;
             }
             // A node our own render removes (a focused marble made anew; the dragged marble was,
-            // until it stayed in place, `Scene::lifted`) loses the focus as it goes: Chromium reports that blur in the middle of the render,
-            // while the node is still connected. Looked at again once the render is over: a node
-            // that is gone was ours (the focus effect above puts the focus on the node that
-            // replaced it, and that report changes nothing); only a node still there lost the focus
-            // to the user. Reduced at once, the blur and the focus coming back each rendered the
-            // whole page again, the long task at the start of a 2,000-element drag.
+            // until it stayed in place, `Scene::lifted`) loses the focus as it goes: Chromium
+            // reports that blur in the middle of the render, while the node is still connected.
+            // Looked at again once the render is over: a node that is gone was ours, not the user's
+            // blur (the focus effect above puts the focus back when the selection asks for it or a
+            // lift changes; otherwise `focus.inside` stays true with the page focused, which costs
+            // at most one render of a later focus report). Reduced at once, the blur and the focus
+            // coming back each rendered the whole page again, in the first frame of a drag.
             let target = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
             let state = state.clone();
             wasm_bindgen_futures::spawn_local(async move {

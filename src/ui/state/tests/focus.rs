@@ -68,7 +68,11 @@ fn focus_reports_that_change_nothing_keep_the_state() {
     let blurred = reduce(&focused, Action::Canvas(CanvasAction::Blurred));
     assert!(!Rc::ptr_eq(&blurred, &focused));
     assert!(!blurred.focus.inside);
-    // The watermark is in every lane: focused again from another lane, the lane changes.
+    // The same object in another lane than the focus's (its lane changed): a new state.
+    let mut elsewhere = (*focused).clone();
+    elsewhere.focus.lane += 1;
+    assert!(!elsewhere.changes_nothing(&focus(ObjectId::Element(2))));
+    // The watermark is in every lane and has none of its own: focused again, nothing changes.
     let mut wm = (*focused).clone();
     wm.dispatch(focus(ObjectId::Watermark));
     let wm = Rc::new(wm);
