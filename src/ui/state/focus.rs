@@ -27,8 +27,8 @@ impl AppState {
     }
 
     /// A focus report that would change nothing: the DOM focus came back to the object that is
-    /// already the selection and the canvas already had it (its node was made anew: a dragged
-    /// marble lifted out of the scene or put back), or the canvas lost a focus it did not have.
+    /// already the selection and the canvas already had it (its node was made anew by a render),
+    /// or the canvas lost a focus it did not have.
     /// `hooks::use_app` keeps the state as it is for these, so the page is not rendered again
     /// (at 2,000 elements a render of the whole page was the drag's long task).
     pub fn changes_nothing(&self, action: &Action) -> bool {

@@ -653,7 +653,6 @@ impl<'a> SceneInput<'a> {
         scene.dragging = true;
         scene.panning = false;
         scene.drag_label = self.drag_label();
-        scene.lifted = None;
         self.lift(&mut scene);
         Some(scene)
     }
