@@ -140,6 +140,23 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   assert.ok(!holds(after, ts0).some((f) => f.ids.includes(id)), `the window of ${ts0} fires without element ${id}`);
   assert.ok(holds(after, ts1).some((f) => f.ids.includes(id)), `a window of ${ts1} fires with element ${id}`);
   assert.notEqual(fnv(before), fnv(after));
+
+  // A stream this large stays out of the address bar (its step does not): the autosave keeps it.
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /^#local=1&step=(\d+|end)$/);
+  // Copy link still gives the whole stream, and says the link is too long to share.
+  await page.locator('[data-testid="copy-link"]').click();
+  const note = page.locator('[data-testid="share-too-long"]');
+  await note.waitFor();
+  assert.match(await note.textContent(), /This link is [\d,]+ characters long.*Export: JSON/);
+  assert.ok((await page.locator('[data-testid="share-text"]').inputValue()).includes('#z='));
+  // A reload opens the dragged stream from the autosave, at the same step.
+  const step = await page.locator('[data-testid="playhead"]').getAttribute('data-step');
+  await page.reload();
+  await until(page, 'the stream restored', () => page.locator('[data-testid="scene"]').getAttribute('data-elements'), (v) => v === String(sc.input.length), 30000);
+  await until(page, 'its run', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 30000);
+  assert.equal(await page.locator('[data-testid="playhead"]').getAttribute('data-step'), step);
+  assert.equal(await digest(), fnv(after), 'the reload shows the dragged stream');
   assert.deepEqual(app.pageErrors, []);
 });
 

@@ -5,6 +5,8 @@
 //! - `&step=<n|end>` places the playhead;
 //! - `&cmp=<base64url of raw-DEFLATE JSON>`: compare mode's second configuration, a scenario (an
 //!   empty input: the same input as the first).
+//! - `&local=1`: the address bar's form of a fragment too long for it ([`address_bar_form`]): the
+//!   scenario is left out, and is the autosave's of the browser that wrote it.
 //!
 //! Parsing never panics: every problem is a [`FragmentError`] the banner shows as text (never as
 //! HTML). Base64url is accepted with or without `=` padding.
@@ -162,6 +164,26 @@ pub fn parse(fragment: &str) -> Result<Fragment, FragmentError> {
     Ok(out)
 }
 
+/// The longest fragment the address bar carries a scenario in (characters). A link's scenario
+/// grows with its input (≈ 10 characters an element of a real stream: a 100,000-element stream is
+/// a 1,027,070-character fragment): past this it is a link no chat or mail app keeps whole, and
+/// every step of the playhead rewrote it (`history.replaceState` took ≈ 60 ms a step at 100,000
+/// elements). A stream this large is kept by the autosave; the share box says to send the file.
+pub const ADDRESS_BAR_MAX: usize = 64 * 1024;
+
+/// `fragment` (an autosave fragment, without `#`) as the address bar shows it when it is longer
+/// than [`ADDRESS_BAR_MAX`]: without the scenario (`z`, `scenario`, compare mode's `cmp`, and the
+/// preset's name, which without its `z` would open the untouched preset) and with `local=1`, so
+/// that a reload opens the autosave and a link copied from the address bar says where its
+/// scenario is. The step and every other parameter stay.
+pub fn address_bar_form(fragment: &str) -> String {
+    let kept = fragment.split('&').filter(|part| {
+        let name = part.split_once('=').map_or(*part, |(name, _)| name);
+        !part.is_empty() && !matches!(name, "z" | "scenario" | "cmp" | "preset" | "local")
+    });
+    std::iter::once("local=1").chain(kept).collect::<Vec<_>>().join("&")
+}
+
 /// The share-link fragment (without `#`): `z=<base64url raw DEFLATE>&step=<n|end>`.
 pub fn encode_z(scenario: &Scenario, step: StepParam) -> String {
     format!("z={}&step={}", z_text(scenario), step_text(step))
@@ -189,6 +211,20 @@ mod tests {
 
     fn scenario() -> Scenario {
         Scenario::from_json_str(JSON).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A fragment too long for the address bar keeps its step and view there, not its scenario;
+    /// it names no scenario and no preset, and says `local`.
+    #[test]
+    fn the_address_bar_form_leaves_the_scenario_out() {
+        let s = scenario();
+        let full = format!("{}&preset=lab-6-2&cmp=abc&mode=lecture", encode_z(&s, StepParam::At(2)));
+        let short = address_bar_form(&full);
+        assert_eq!(short, "local=1&step=2&mode=lecture");
+        let parsed = parse(&short).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parsed, Fragment { scenario: None, step: Some(StepParam::At(2)) });
+        assert_eq!(address_bar_form(&short), short, "applied twice, the same");
+        assert_eq!(address_bar_form("scenario=e30&step=end"), "local=1&step=end");
     }
 
     /// Both encodings round-trip, and the step is kept.

@@ -4,7 +4,22 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::sinks::estimate::grouped;
 use crate::ui::action::ShareBox;
+use crate::ui::fragment::ADDRESS_BAR_MAX;
+
+/// What to say of a link or code that holds a scenario too long for a link (the stream is in it
+/// all the same: it opens where links that long are kept whole).
+fn too_long(b: &ShareBox) -> Option<String> {
+    (b.text.len() > ADDRESS_BAR_MAX).then(|| {
+        let what = if b.what == "embed" { "This embed code" } else { "This link" };
+        format!(
+            "{what} is {} characters long, more than most chat and mail apps keep whole. To share this \
+             stream, send its scenario file (Export: JSON): Import… opens it.",
+            grouped(b.text.len() as u128)
+        )
+    })
+}
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBoxProps {
@@ -34,6 +49,9 @@ pub fn ShareBoxView(p: &ShareBoxProps) -> Html {
             </span>
             <textarea readonly=true rows="2" data-testid="share-text" value={b.text.clone()} onfocus={select_all} />
             <button aria-label="Close" onclick={close}>{ "×" }</button>
+            if let Some(note) = too_long(&b) {
+                <p class="share-note" role="note" data-testid="share-too-long">{ note }</p>
+            }
         </div>
     }
 }

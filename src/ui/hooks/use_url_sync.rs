@@ -1,7 +1,8 @@
 //! The URL and the autosave follow every committed change: the address bar shows a share link
 //! (`#preset=…&step=…` while a preset is untouched, `#z=…&step=…` otherwise, with the mode), and
 //! the autosave keeps the same without the view mode (embeds keep none). The fragment is made once
-//! per change and both use it.
+//! per change and both use it. A scenario too long for a link stays out of the address bar
+//! (`fragment::ADDRESS_BAR_MAX`) while the autosave keeps it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -49,13 +50,16 @@ pub fn use_url_sync(state: &AppHandle, saved: Rc<String>, written: Rc<RefCell<St
         teach.mode,
         teach.quiz.is_some(),
         teach.preset.as_ref().map(|p| p.id.clone()),
+        state.edits.autosave == AutosaveStatus::On,
     );
-    use_effect_with(key, move |(commits, ..)| {
-        if *commits == 0 && written.borrow().is_empty() {
+    use_effect_with(key, move |&(commits, .., autosaved)| {
+        if commits == 0 && written.borrow().is_empty() {
             *written.borrow_mut() = location_hash().trim_start_matches('#').to_string();
             return;
         }
-        let frag = teach.url_fragment_after((*saved).clone());
+        // A stream too long for a link is kept by the autosave, and the address bar carries its
+        // step and view only (`TeachState::address_fragment`).
+        let frag = teach.address_fragment(&saved, autosaved);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
         }

@@ -82,6 +82,13 @@ impl AppState {
                 s.title()
             ));
         }
+        if params.local && autosaved.is_none() && !names_scenario {
+            s.chrome.banners.push(
+                "This link's stream was too large to travel in a link: its scenario is kept only in the browser that \
+                 made the link. Ask for the scenario file (Export: JSON): Import… opens it."
+                    .to_string(),
+            );
+        }
         let preset = s.teach.preset.as_ref().map(|p| p.id.clone());
         match autosaved {
             Some(saved)

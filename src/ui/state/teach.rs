@@ -244,6 +244,18 @@ impl TeachState {
         }
     }
 
+    /// The address bar's fragment from the autosave's (`saved`): plus the mode and quiz, and
+    /// without the scenario when it is longer than [`fragment::ADDRESS_BAR_MAX`] and `autosaved`
+    /// (the autosave is on: it keeps the scenario; where it is not, in an embed or when storage
+    /// fails, the address bar is the only place that does, and keeps it however long).
+    pub fn address_fragment(&self, saved: &str, autosaved: bool) -> String {
+        if autosaved && saved.len() > fragment::ADDRESS_BAR_MAX {
+            self.url_fragment_after(fragment::address_bar_form(saved))
+        } else {
+            self.url_fragment_after(saved.to_string())
+        }
+    }
+
     /// The address bar's fragment from the autosave's: plus the mode and quiz.
     pub fn url_fragment_after(&self, autosave_fragment: String) -> String {
         let mut out = autosave_fragment;
@@ -294,6 +306,9 @@ pub struct TeachParams {
     pub preset: Option<String>,
     pub mode: Option<Mode>,
     pub quiz: bool,
+    /// `local=1`: the link's scenario was too long for it and is the autosave's of the browser
+    /// that made it (`fragment::address_bar_form`).
+    pub local: bool,
     /// Problems to show in a banner (the rest of the link still opens).
     pub errors: Vec<String>,
 }
@@ -312,6 +327,7 @@ pub fn parse_params(hash: &str) -> TeachParams {
                 Err(e) => out.errors.push(e),
             },
             "quiz" => out.quiz = matches!(value, "1" | "on" | "true" | ""),
+            "local" => out.local = matches!(value, "1" | "on" | "true" | ""),
             _ => {}
         }
     }

@@ -264,6 +264,55 @@ fn autosave_round_trips() {
     assert_eq!(lecture.teach.mode, Mode::Lecture);
 }
 
+/// A stream too long for a link: the address bar carries its step and view, not its scenario, and
+/// says `local`; a reload restores it from the autosave; without the autosave the link says why
+/// it opened something else. Where the autosave is off, the address bar keeps the scenario.
+#[test]
+fn a_stream_too_long_for_a_link_stays_out_of_the_address_bar() {
+    let mut seed = 15u64;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed >> 40
+    };
+    let input: Vec<String> = (0..8000)
+        .map(|i| {
+            format!(
+                r#"{{"id": {}, "key": "k{}", "ts": {}, "value": {}}}"#,
+                i + 1,
+                i % 20,
+                i * 1000 + next() % 20_000,
+                next() % 1000
+            )
+        })
+        .collect();
+    let json = format!(
+        r#"{{"name": "big", "assigner": {{"kind": "tumbling", "size": 30000}},
+            "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 5000}}, "input": [{}]}}"#,
+        input.join(",")
+    );
+    let mut st = super::state(&json);
+    st.dispatch(Action::Play(PlayAction::Back));
+    let saved = saved_of(&st);
+    assert!(saved.len() > crate::ui::fragment::ADDRESS_BAR_MAX, "{} characters", saved.len());
+    let address = st.teach.address_fragment(&saved, true);
+    assert_eq!(address, format!("local=1&step={}", st.play.step));
+    assert_eq!(st.teach.address_fragment(&saved, false), saved, "no autosave: the address bar keeps it");
+    // A reload opens the autosave, at the step.
+    let back = AppState::from_hash_and_autosave(&format!("#{address}"), Ok(Some(saved.clone())), 1200.0);
+    assert_eq!(*back.doc.scenario, *st.doc.scenario);
+    assert_eq!(back.play.step, st.play.step);
+    assert!(back.chrome.banners.is_empty(), "{:?}", back.chrome.banners);
+    // Another browser (no autosave): the default, and a banner that says why.
+    let elsewhere = AppState::from_hash_and_autosave(&format!("#{address}"), Ok(None), 1200.0);
+    assert_eq!(elsewhere.doc.scenario.name, "course_worked_timeline_7");
+    let b = elsewhere.chrome.banners.join(" | ");
+    assert!(b.contains("too large to travel in a link") && b.contains("Export: JSON"), "{b}");
+    // A course-sized scenario keeps its link.
+    let small = mine();
+    let saved = saved_of(&small);
+    assert_eq!(small.teach.address_fragment(&saved, true), saved);
+}
+
 /// A link given explicitly wins over the autosave, which stays one undo away.
 #[test]
 fn a_link_wins_and_the_autosave_is_one_undo_away() {
