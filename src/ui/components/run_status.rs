@@ -18,7 +18,7 @@ pub fn run_status(state: &'static str, revision: u64, runner: &'static str) -> H
 }
 
 /// `n` with thin groups of three digits: 100,000.
-fn grouped(n: usize) -> String {
+pub(crate) fn grouped(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -4,9 +4,10 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::sinks::estimate::grouped;
 use crate::ui::action::ShareBox;
 use crate::ui::fragment::ADDRESS_BAR_MAX;
+
+use super::run_status::grouped;
 
 /// What to say of a link or code that holds a scenario too long for a link (the stream is in it
 /// all the same: it opens where links that long are kept whole).
@@ -16,7 +17,7 @@ fn too_long(b: &ShareBox) -> Option<String> {
         format!(
             "{what} is {} characters long, more than most chat and mail apps keep whole. To share this \
              stream, send its scenario file (Export: JSON): Import… opens it.",
-            grouped(b.text.len() as u128)
+            grouped(b.text.len())
         )
     })
 }
