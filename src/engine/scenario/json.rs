@@ -1,8 +1,6 @@
 //! Writing a scenario back as the oracle's JSON (what share links, exports and the extras
 //! module carry); `parse.rs` reads it back to the same [`Scenario`].
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Value, json};
 
 use super::{
@@ -249,17 +247,20 @@ fn push_num(out: &mut String, v: i64) {
     match v {
         LONG_MAX => out.push_str("\"LONG_MAX\""),
         LONG_MIN => out.push_str("\"LONG_MIN\""),
-        // Writing to a String cannot fail.
-        v => {
-            let _ = write!(out, "{v}");
-        }
+        v => out.push_str(itoa::Buffer::new().format(v)),
     }
 }
 
 /// Appends `text` as a JSON string (serde_json's escaping, as `Value::String` writes it).
 fn push_str(out: &mut String, text: &str) {
-    // A `&str` always serialises.
-    if let Ok(json) = serde_json::to_string(text) {
+    // serde_json escapes `"`, `\` and the control characters only: a text without them (every key
+    // of a real stream) is written as it is, without a String of its own per element.
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else if let Ok(json) = serde_json::to_string(text) {
+        // A `&str` always serialises.
         out.push_str(&json);
     }
 }
@@ -284,7 +285,8 @@ fn push_item(out: &mut String, item: &InputItem) {
     out.push_str(",\"key\":");
     push_str(out, &e.key);
     if e.partition != 0 {
-        let _ = write!(out, ",\"partition\":{}", e.partition);
+        out.push_str(",\"partition\":");
+        out.push_str(itoa::Buffer::new().format(e.partition));
     }
     out.push_str(",\"ts\":");
     push_num(out, e.ts);
