@@ -285,3 +285,26 @@ fn common_crash_before_checkpoint() -> Scenario {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The page narrates each step with the view it has folded already (`Context::narrate_step_with`
+/// and the UI's `FoldViews`, the playhead going forward and then back), and says exactly what
+/// narrating from the run alone says, over every preset and parity scenario.
+#[test]
+fn the_pages_folded_view_narrates_the_same() {
+    use std::rc::Rc;
+    use tidemark::ui::scene::fold::FoldViews;
+    let mut steps_checked = 0;
+    for (name, s, values) in all_scenarios() {
+        let r = Rc::new(run(&s));
+        let ctx = Context::new(&s, &r).with_values(values);
+        let views = FoldViews::default();
+        let forward = 0..=r.steps;
+        let back = (0..r.steps).rev().step_by(3);
+        for step in forward.chain(back) {
+            let view = views.at(&r, step);
+            assert_eq!(ctx.narrate_step_with(step, &view), ctx.narrate_step(step), "{name}, step {step}");
+            steps_checked += 1;
+        }
+    }
+    assert!(steps_checked > 2000, "{steps_checked} steps");
+}

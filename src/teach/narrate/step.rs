@@ -41,6 +41,19 @@ impl Context<'_> {
     /// input step `p - 1`, the step that led to it.
     pub fn narrate_step(&self, playhead: usize) -> StepNarration {
         let playhead = playhead.min(self.run.steps);
+        self.narrate_step_after(playhead, None)
+    }
+
+    /// [`Context::narrate_step`] with the settled view at `playhead` folded already (the page
+    /// keeps it: `StepFold::view`), so that it is not folded again from the first step (75 ms a
+    /// step at 100,000 elements). `view` is asked for only past playhead 0.
+    pub fn narrate_step_with(&self, playhead: usize, view: &StepView) -> StepNarration {
+        debug_assert_eq!(view.step, playhead.min(self.run.steps), "the view at the playhead");
+        self.narrate_step_after(playhead.min(self.run.steps), Some(view))
+    }
+
+    /// The narration at `playhead`, with the view after it (folded here when `None`).
+    fn narrate_step_after(&self, playhead: usize, view: Option<&StepView>) -> StepNarration {
         if playhead == 0 {
             let items = self.scenario.input.len();
             return StepNarration {
@@ -55,8 +68,15 @@ impl Context<'_> {
         }
         let step = playhead - 1;
         let facts = self.facts(step);
-        let after = at_step(self.run, playhead);
-        let headline = self.recovery_headline(step).unwrap_or_else(|| self.headline(&facts, &after));
+        let folded;
+        let after = match view {
+            Some(view) => view,
+            None => {
+                folded = at_step(self.run, playhead);
+                &folded
+            }
+        };
+        let headline = self.recovery_headline(step).unwrap_or_else(|| self.headline(&facts, after));
         StepNarration { playhead, headline, details: self.details(step) }
     }
 

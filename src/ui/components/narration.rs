@@ -45,7 +45,8 @@ pub fn Narration(props: &StateProps) -> Html {
                 .pristine_preset(&s.doc.shown_scenario)
                 .map(|p| ctx.course_rule_notes(&p.course_rules, step))
                 .unwrap_or_default();
-            let text = Rc::new((ctx.narrate_step(step), course_notes));
+            // The page's fold is the settled view at this step of this run (`AppState::refresh`).
+            let text = Rc::new((ctx.narrate_step_with(step, &s.fold.view), course_notes));
             *cache = Some(Said { run: s.doc.run.clone(), step, values: s.teach.values, text: text.clone() });
             text
         }
