@@ -369,7 +369,20 @@ impl AppState {
                     })
                     .and_then(|_| input.pressed(&self.scene))
             };
-            self.scene = Rc::new(moved.or_else(pressed).unwrap_or_else(|| input.build()));
+            // The drop of an element dragged along event time, its run still out: the last move's
+            // scene with the marble at its dropped time (`SceneInput::dropped`).
+            let dropped = || {
+                let old = self.scene_key.as_ref().filter(|_| !self.doc.is_current() && self.compare.is_none())?;
+                match old.drag {
+                    Some(Drag::Element { index, arrival: false, .. })
+                        if *old == SceneKey { revision: old.revision, drag: old.drag, ..scene_key.clone() } =>
+                    {
+                        input.dropped(&self.scene, index)
+                    }
+                    _ => None,
+                }
+            };
+            self.scene = Rc::new(moved.or_else(pressed).or_else(dropped).unwrap_or_else(|| input.build()));
             self.scene_key = Some(scene_key.clone());
         }
         self.refresh_compare(scene_key, scene_changed);

@@ -107,6 +107,58 @@ fn a_drag_move_waiting_for_its_run_moves_only_the_dragged_marble() {
     assert_eq!(ts(&st, i), Some(crate::ui::geometry::snap(dropped, st.view.snap_unit())));
 }
 
+/// Above 2,000 elements the drop of an element whose run is still out keeps the bulk drawing
+/// (the generation): the marble at its dropped, snapped time, the drag over, and every other item
+/// the full build's of the same moment. The answer builds the scene in full.
+#[test]
+fn a_drop_whose_run_is_out_keeps_the_bulk_and_places_the_marble() {
+    let (mut st, later) = later_loaded(&spread(3000));
+    let i = 7;
+    let m = marble(&st, i);
+    st.dispatch(start(DragStart::Element(i), m.x, 0.0));
+    later.answer_all(&mut st);
+    let built = st.scene.generation;
+    st.dispatch(to(m.x + 100.0, 123_456.0));
+    st.dispatch(end());
+    assert_eq!(st.run_status().0, "running", "the drop's run is out");
+    assert_eq!(st.scene.generation, built, "the bulk is not rebuilt for the drop");
+    let dropped = ts(&st, i).unwrap_or_default();
+    assert_eq!(dropped, crate::ui::geometry::snap(123_456, st.view.snap_unit()));
+    assert_eq!(marble(&st, i).ts, dropped);
+    assert!(!st.scene.dragging && st.scene.drag_label.is_none());
+    assert!(st.scene.overlay.contains(&ObjectId::Element(i)), "drawn in the overlay");
+    // The same moment built in full: the same items but the dropped marble's stacking row.
+    let patched = st.scene.clone();
+    st.scene_key = None;
+    st.refresh();
+    let full = st.scene.clone();
+    assert_ne!(full.generation, patched.generation);
+    assert_eq!(
+        (&patched.windows, &patched.timers, &patched.watermark, &patched.overlay, &patched.entry),
+        (&full.windows, &full.timers, &full.watermark, &full.overlay, &full.entry)
+    );
+    assert_eq!(
+        (patched.dragging, patched.panning, &patched.drag_label),
+        (full.dragging, full.panning, &full.drag_label)
+    );
+    let items = |s: &crate::ui::scene::Scene| {
+        let mut v: Vec<_> = s
+            .marbles
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .map(|m| (m.index, m.ts, m.x, m.outcome, m.selected))
+            .collect();
+        v.sort_by_key(|t| t.0);
+        v
+    };
+    assert_eq!(items(&patched), items(&full));
+    // The run comes back: a full build of the new run, the element where it was dropped.
+    later.answer_all(&mut st);
+    assert_eq!(st.run_status().0, "done");
+    assert_ne!(st.scene.generation, full.generation);
+    assert_eq!(marble(&st, i).ts, dropped);
+}
+
 /// A move answered at once (the main-thread runner: at most 500 elements, or no worker) builds
 /// the scene in full, on either backend; so does every move in compare mode.
 #[test]
