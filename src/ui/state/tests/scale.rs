@@ -57,6 +57,16 @@ fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }
 
+/// The scene on show (a patch), and the same moment built in full (another generation).
+fn patched_and_full(st: &mut AppState) -> (crate::ui::scene::Scene, crate::ui::scene::Scene) {
+    let patched = st.scene.clone();
+    st.scene_key = None;
+    st.refresh();
+    let full = st.scene.clone();
+    assert_ne!(full.generation, patched.generation);
+    (Rc::unwrap_or_clone(patched), Rc::unwrap_or_clone(full))
+}
+
 /// Above 2,000 elements a drag move whose run is still out moves only the dragged marble: the
 /// scene keeps its build's generation (the canvas backend leaves its bulk drawing alone), the
 /// marble and the drag label follow the new timestamp, and every other item is the full build's
@@ -80,11 +90,7 @@ fn a_drag_move_waiting_for_its_run_moves_only_the_dragged_marble() {
     assert_eq!(st.scene.drag_label.as_ref().map(|d| d.ts), Some(moved.ts));
     assert!(st.scene.overlay.contains(&ObjectId::Element(i)), "drawn in the overlay");
     // The same moment built in full: the same items but the moved marble's stacking row.
-    let patched = st.scene.clone();
-    st.scene_key = None;
-    st.refresh();
-    let full = st.scene.clone();
-    assert_ne!(full.generation, patched.generation);
+    let (patched, full) = patched_and_full(&mut st);
     assert_eq!(patched.windows, full.windows);
     assert_eq!(patched.timers, full.timers);
     assert_eq!(patched.watermark, full.watermark);
@@ -128,11 +134,7 @@ fn a_drop_whose_run_is_out_keeps_the_bulk_and_places_the_marble() {
     assert!(!st.scene.dragging && st.scene.drag_label.is_none());
     assert!(st.scene.overlay.contains(&ObjectId::Element(i)), "drawn in the overlay");
     // The same moment built in full: the same items but the dropped marble's stacking row.
-    let patched = st.scene.clone();
-    st.scene_key = None;
-    st.refresh();
-    let full = st.scene.clone();
-    assert_ne!(full.generation, patched.generation);
+    let (patched, full) = patched_and_full(&mut st);
     assert_eq!(
         (&patched.windows, &patched.timers, &patched.watermark, &patched.overlay, &patched.entry),
         (&full.windows, &full.timers, &full.watermark, &full.overlay, &full.entry)
