@@ -12,6 +12,7 @@
 //! HTML). Base64url is accepted with or without `=` padding.
 
 use std::fmt;
+use std::rc::{Rc, Weak};
 
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -107,37 +108,52 @@ const FAST_DEFLATE_ABOVE: usize = 256 * 1024;
 const FASTEST_DEFLATE_ABOVE: usize = 1024 * 1024;
 
 thread_local! {
-    /// The last scenarios encoded (A's and compare mode's B) with their `z` text: the address bar
-    /// and the autosave follow every step of the playhead, and the scenario has not changed.
-    static Z_MEMO: std::cell::RefCell<Vec<(Scenario, std::rc::Rc<str>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The `z` text of the last scenarios the page encoded (A's and compare mode's B), by identity:
+    /// the autosave's fragment is made again at every step of the playhead, and the scenario has
+    /// not changed. Held weakly, so no copy of a scenario is kept (two deep copies were ≈ 7 MB and a
+    /// 14 ms copy per commit at 100,000 elements): while a `Weak` points to it, a live scenario cannot
+    /// be changed in place (`Rc::make_mut` moves it to a new allocation first, and `Rc::get_mut`
+    /// refuses), so a live one at the same address is the scenario the text was made of.
+    static Z_MEMO: std::cell::RefCell<Vec<(Weak<Scenario>, Rc<str>)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn z_text(scenario: &Scenario) -> String {
-    let known = Z_MEMO.with(|m| m.borrow().iter().find(|(s, _)| s == scenario).map(|(_, z)| z.clone()));
+/// The `z` text of a scenario the page holds (memoised by identity, [`Z_MEMO`]).
+fn z_text(scenario: &Rc<Scenario>) -> Rc<str> {
+    let known = Z_MEMO.with(|m| {
+        let m = m.borrow();
+        m.iter()
+            .find(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Rc::as_ptr(scenario)))
+            .map(|(_, z)| z.clone())
+    });
     if let Some(z) = known {
-        return z.to_string();
+        return z;
     }
+    let z: Rc<str> = z_text_of(scenario).into();
+    Z_MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        m.retain(|(w, _)| w.strong_count() > 0);
+        m.insert(0, (Rc::downgrade(scenario), z.clone()));
+        m.truncate(2);
+    });
+    z
+}
+
+/// The `z` text: the scenario's JSON, raw DEFLATE, base64url.
+fn z_text_of(scenario: &Scenario) -> String {
     let json = scenario.to_json_string();
     let level = match json.len() {
         n if n > FASTEST_DEFLATE_ABOVE => 2,
         n if n > FAST_DEFLATE_ABOVE => 6,
         _ => 9,
     };
-    let z: std::rc::Rc<str> =
-        URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level)).into();
-    Z_MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        m.insert(0, (scenario.clone(), z.clone()));
-        m.truncate(2);
-    });
-    z.to_string()
+    URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level))
 }
 
 /// Compare mode's parameter (with its `&`): B, without its input while it `follow`s the first's.
-pub fn encode_compare(b: &Scenario, follow: bool) -> String {
+pub fn encode_compare(b: &Rc<Scenario>, follow: bool) -> String {
     if follow {
-        let config = Scenario { input: Vec::new(), ..b.clone() };
-        format!("&cmp={}", z_text(&config))
+        let config = Scenario { input: Vec::new(), ..(**b).clone() };
+        format!("&cmp={}", z_text_of(&config))
     } else {
         format!("&cmp={}", z_text(b))
     }
@@ -193,7 +209,7 @@ pub fn address_bar_form(fragment: &str) -> String {
 }
 
 /// The share-link fragment (without `#`): `z=<base64url raw DEFLATE>&step=<n|end>`.
-pub fn encode_z(scenario: &Scenario, step: StepParam) -> String {
+pub fn encode_z(scenario: &Rc<Scenario>, step: StepParam) -> String {
     format!("z={}&step={}", z_text(scenario), step_text(step))
 }
 
@@ -225,7 +241,7 @@ mod tests {
     /// it names no scenario and no preset, and says `local`.
     #[test]
     fn the_address_bar_form_leaves_the_scenario_out() {
-        let s = scenario();
+        let s = Rc::new(scenario());
         let full = format!("{}&preset=lab-6-2&cmp=abc&mode=lecture", encode_z(&s, StepParam::At(2)));
         let short = address_bar_form(&full);
         assert_eq!(short, "local=1&step=2&mode=lecture");
@@ -244,24 +260,46 @@ mod tests {
                 .collect();
             let json =
                 format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, input.join(","));
-            let s = Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+            let s = Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")));
             let size = s.to_json_string().len();
             assert!(n < 24_000 || size > FASTEST_DEFLATE_ABOVE, "{n} elements: {size} bytes of JSON");
             assert!(n != 8_000 || (FAST_DEFLATE_ABOVE..=FASTEST_DEFLATE_ABOVE).contains(&size), "{size}");
             let back = parse(&encode_z(&s, StepParam::End)).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(back.scenario.as_ref(), Some(&s), "{n} elements");
+            assert_eq!(back.scenario.as_ref(), Some(&*s), "{n} elements");
         }
+    }
+
+    /// The link memo is by identity and weak: the same scenario's text is made once; a scenario
+    /// changed through `Rc::make_mut` (moved out from under the memo's `Weak`, or copied while
+    /// shared) is encoded anew, and the other copy keeps its text.
+    #[test]
+    fn the_link_memo_follows_the_scenario_not_its_address() {
+        let mut s = Rc::new(scenario());
+        let a = z_text(&s);
+        assert!(Rc::ptr_eq(&a, &z_text(&s)), "the same scenario: the memo's text");
+        Rc::make_mut(&mut s).name = "changed".into();
+        let b = z_text(&s);
+        assert_ne!(a, b);
+        assert_eq!(decode_z("z", &b).map(|d| d.name), Ok("changed".to_string()));
+        let shared = s.clone();
+        Rc::make_mut(&mut s).name = "again".into();
+        assert_eq!(z_text(&shared), b);
+        assert_eq!(decode_z("z", &z_text(&s)).map(|d| d.name), Ok("again".to_string()));
+        // A scenario dropped and another made (perhaps at the same address): encoded anew.
+        drop((s, shared));
+        let other = Rc::new(Scenario { name: "other".into(), ..scenario() });
+        assert_eq!(decode_z("z", &z_text(&other)).map(|d| d.name), Ok("other".to_string()));
     }
 
     /// Both encodings round-trip, and the step is kept.
     #[test]
     fn round_trips() {
-        let s = scenario();
+        let s = Rc::new(scenario());
         let z = parse(&encode_z(&s, StepParam::At(2))).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(z.scenario.as_ref(), Some(&s));
+        assert_eq!(z.scenario.as_ref(), Some(&*s));
         assert_eq!(z.step, Some(StepParam::At(2)));
         let p = parse(&format!("#{}", encode_scenario(&s, StepParam::End))).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(p.scenario.as_ref(), Some(&s));
+        assert_eq!(p.scenario.as_ref(), Some(&*s));
         assert_eq!(p.step, Some(StepParam::End));
     }
 
@@ -296,11 +334,11 @@ mod tests {
     /// Compare mode's parameter round-trips; following, it leaves the input out.
     #[test]
     fn compare_round_trips() {
-        let s = scenario();
+        let s = Rc::new(scenario());
         let own = encode_compare(&s, false);
-        assert_eq!(parse_compare(&format!("#z=x{own}")).ok(), Some(Some(s.clone())));
+        assert_eq!(parse_compare(&format!("#z=x{own}")).ok(), Some(Some((*s).clone())));
         let follow = parse_compare(&encode_compare(&s, true)[1..]).ok().flatten();
-        assert_eq!(follow, Some(Scenario { input: Vec::new(), ..s }));
+        assert_eq!(follow, Some(Scenario { input: Vec::new(), ..(*s).clone() }));
         assert_eq!(parse_compare("#z=x&step=3").ok(), Some(None));
         assert!(parse_compare("cmp=AAAA").err().is_some_and(|e| e.0.contains("cmp value is not valid raw DEFLATE")));
     }

@@ -223,18 +223,18 @@ impl TeachState {
 
     /// The fragment the address bar shows (without `#`): `preset=…&step=…` while the preset is
     /// untouched, the compressed scenario otherwise; then the mode and quiz.
-    pub fn url_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
+    pub fn url_fragment(&self, scenario: &Rc<Scenario>, step: usize, steps: usize) -> String {
         self.url_fragment_after(self.autosave_fragment(scenario, step, steps))
     }
 
     /// What the autosave keeps (without `#`): the address bar's fragment without the view (mode,
     /// quiz), so that a reload restores the scenario, its preset and the step.
-    pub fn autosave_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
+    pub fn autosave_fragment(&self, scenario: &Rc<Scenario>, step: usize, steps: usize) -> String {
         self.short_or_z(scenario, step_param(step, steps), "")
     }
 
     /// `preset=…&…&step=…` while the preset is untouched, else `z=…&step=…&preset=…`, with `extra`.
-    fn short_or_z(&self, scenario: &Scenario, param: StepParam, extra: &str) -> String {
+    fn short_or_z(&self, scenario: &Rc<Scenario>, param: StepParam, extra: &str) -> String {
         match self.pristine_preset(scenario) {
             Some(p) => format!("preset={}{extra}&step={}", p.id, step_text(param)),
             None => {
@@ -271,13 +271,13 @@ impl TeachState {
     /// The share link's fragment (without `#`): always the compressed scenario (`z=`), so the
     /// link keeps working whatever the presets become, plus the step, the preset's name (for
     /// its title and units) and the mode.
-    pub fn share_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
+    pub fn share_fragment(&self, scenario: &Rc<Scenario>, step: usize, steps: usize) -> String {
         format!("{}{}", fragment::encode_z(scenario, step_param(step, steps)), self.link_params())
     }
 
     /// The fragment an embed code uses: the preset's short form when untouched, otherwise the
     /// compressed scenario; always in embed mode.
-    pub fn embed_fragment(&self, scenario: &Scenario, step: usize, steps: usize) -> String {
+    pub fn embed_fragment(&self, scenario: &Rc<Scenario>, step: usize, steps: usize) -> String {
         self.short_or_z(scenario, step_param(step, steps), "&mode=embed")
     }
 }
