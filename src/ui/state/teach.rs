@@ -249,11 +249,8 @@ impl TeachState {
     /// (the autosave is on: it keeps the scenario; where it is not, in an embed or when storage
     /// fails, the address bar is the only place that does, and keeps it however long).
     pub fn address_fragment(&self, saved: &str, autosaved: bool) -> String {
-        if autosaved && saved.len() > fragment::ADDRESS_BAR_MAX {
-            self.url_fragment_after(fragment::address_bar_form(saved))
-        } else {
-            self.url_fragment_after(saved.to_string())
-        }
+        let too_long = autosaved && saved.len() > fragment::ADDRESS_BAR_MAX;
+        self.url_fragment_after(if too_long { fragment::address_bar_form(saved) } else { saved.to_string() })
     }
 
     /// The address bar's fragment from the autosave's: plus the mode and quiz.

@@ -612,11 +612,7 @@ impl<'a> SceneInput<'a> {
                 _ => return None,
             }
         } else {
-            let (g, k) = find_marble(&old.marbles, index)?;
-            let group = &mut scene.marbles[g];
-            let mut items = group.items.to_vec();
-            place(&mut items[k]);
-            group.items = Rc::from(items);
+            place_in_groups(&mut scene.marbles, index, place)?;
         }
         scene.drag_label = self.drag_label();
         Some(scene)
@@ -634,12 +630,9 @@ impl<'a> SceneInput<'a> {
             return None;
         }
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
-        let (g, k) = find_marble(&old.marbles, index)?;
         let mut scene = old.clone();
-        let group = &mut scene.marbles[g];
-        let mut items = group.items.to_vec();
-        place_marble(&mut items[k], e.ts, e.value, round1(self.item_x(index, e.ts)));
-        group.items = Rc::from(items);
+        let x = round1(self.item_x(index, e.ts));
+        place_in_groups(&mut scene.marbles, index, |m| place_marble(m, e.ts, e.value, x))?;
         scene.dragging = false;
         scene.panning = false;
         scene.drag_label = None;
@@ -740,6 +733,17 @@ fn place_marble(m: &mut MarbleItem, ts: Millis, value: i64, x: f64) {
     m.ts = ts;
     m.value = value;
     m.x = x;
+}
+
+/// Changes element `index`'s marble with `place`, in a copy of its group's items (the other
+/// groups stay shared with the scene it came from); `None` when no group has it.
+fn place_in_groups(groups: &mut [MarbleGroup], index: usize, place: impl FnOnce(&mut MarbleItem)) -> Option<()> {
+    let (g, k) = find_marble(groups, index)?;
+    let group = &mut groups[g];
+    let mut items = group.items.to_vec();
+    place(&mut items[k]);
+    group.items = Rc::from(items);
+    Some(())
 }
 
 /// Where element `index`'s marble is: (group, position in it).
