@@ -28,6 +28,8 @@ self.onmessage = async (e) => {
     post(m.parse_import(new Uint8Array(e.data), post));
   } else {
     if (self.__tidemarkHoldRuns) await self.__tidemarkHoldRuns;
-    post(m.answer(new Uint8Array(e.data)));
+    // An empty answer: a prime (the scenario a drag is about to edit, kept, not run).
+    const answer = m.answer(new Uint8Array(e.data));
+    if (answer.length) post(answer);
   }
 };

@@ -41,7 +41,7 @@ fn workload(n: usize, assigner: AssignerSpec) -> Scenario {
             let r = next();
             InputItem::Element(Element {
                 id: i as i64,
-                key: format!("k{}", r % 8),
+                key: format!("k{}", r % 8).into(),
                 ts: (i as i64) * 100 + ((r >> 8) % 5_000) as i64,
                 value: (r >> 20) as i64 % 100,
                 ..Element::default()
@@ -121,7 +121,7 @@ fn stream_20_keys(n: usize, assigner: AssignerSpec) -> Scenario {
             let r = next();
             InputItem::Element(Element {
                 id: i as i64,
-                key: format!("k{}", r % 20),
+                key: format!("k{}", r % 20).into(),
                 ts: (i as i64) * 1_000 + ((r >> 8) % 20_000) as i64,
                 value: (r >> 20) as i64 % 100,
                 ..Element::default()

@@ -118,11 +118,25 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   const box = await entry.boundingBox();
   const revision = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  // The messages to the engine's worker, by size: the worker keeps the scenario, so the moves go as
+  // patches of it (src/ui/runner.rs), and the scenario itself at most once (the press's prime).
+  await page.evaluate(() => {
+    window.__posts = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, transfer) {
+      window.__posts.push(message && message.byteLength !== undefined ? message.byteLength : -1);
+      return post.call(this, message, transfer);
+    };
+  });
   await page.mouse.move(x, y);
   await page.mouse.down();
   for (let i = 1; i <= 10; i++) await page.mouse.move(x + i * 4, y);
   await page.mouse.up();
   await runSettled(page, revision, 30000);
+  const posts = await page.evaluate(() => window.__posts);
+  const patches = posts.filter((n) => n > 0 && n <= 2000);
+  assert.ok(patches.length >= 2, `the moves and the drop went as patches: ${JSON.stringify(posts)}`);
+  assert.ok(posts.length - patches.length <= 1, `the whole scenario went at most once: ${JSON.stringify(posts)}`);
   const moved = page.locator(`[data-testid="element"][data-id="${id}"]`);
   const ts1 = Number(await moved.getAttribute('data-ts'));
   assert.ok(ts1 > ts0, `element ${id} moved from ${ts0} to ${ts1}`);

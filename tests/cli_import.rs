@@ -26,7 +26,7 @@ fn scenario(stdout: &str) -> Scenario {
 }
 
 fn columns(s: &Scenario) -> Vec<(String, i64, i64, u32, Option<i64>)> {
-    s.elements().map(|e| (e.key.clone(), e.ts, e.value, e.partition, e.arrival)).collect()
+    s.elements().map(|e| (e.key.to_string(), e.ts, e.value, e.partition, e.arrival)).collect()
 }
 
 const SENSORS: [&str; 14] = [
@@ -112,7 +112,7 @@ fn guesses_are_said_and_every_encoding_agrees() {
         "{stderr}"
     );
     let strip = |s: &Scenario| -> Vec<(String, i64, i64, u32)> {
-        s.elements().map(|e| (e.key.clone(), e.ts, e.value, e.partition)).collect()
+        s.elements().map(|e| (e.key.to_string(), e.ts, e.value, e.partition)).collect()
     };
     let reference = strip(&scenario(&csv));
     assert_eq!(reference.len(), 1067);

@@ -103,7 +103,7 @@ fn input() -> impl Strategy<Value = Vec<InputItem>> {
             .map(|(i, (e, wm))| match e {
                 Some((k, ts, value, partition)) => InputItem::Element(Element {
                     id: i as i64,
-                    key: ["A", "B", "C", "D"][k].to_string(),
+                    key: ["A", "B", "C", "D"][k].into(),
                     ts,
                     value,
                     partition,

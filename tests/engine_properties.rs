@@ -66,7 +66,7 @@ fn input() -> impl Strategy<Value = Vec<InputItem>> {
             .map(|(i, (e, wm))| match e {
                 Some((k, ts, value)) => InputItem::Element(Element {
                     id: i as i64,
-                    key: ["A", "B", "C"][k as usize].to_string(),
+                    key: ["A", "B", "C"][k as usize].into(),
                     ts,
                     value,
                     ..Element::default()
@@ -365,7 +365,7 @@ fn naive(s: &Scenario) -> (Fires, Vec<i64>) {
                 while start <= e.ts {
                     if start <= e.ts && e.ts < start + size && start + size - 1 + lateness > wm {
                         taken = true;
-                        let k = (e.key.clone(), start);
+                        let k = (e.key.to_string(), start);
                         let w = windows.entry(k.clone()).or_default();
                         w.ids.push(e.id);
                         if start + size - 1 <= wm {

@@ -63,7 +63,7 @@ fn every_encoding_gives_the_same_stream() {
         assert_eq!(e.id, line, "row {i}");
     }
     let strip = |s: &Scenario| -> Vec<(String, i64, i64, u32, Option<i64>)> {
-        s.elements().map(|e| (e.key.clone(), e.ts, e.value, e.partition, e.arrival)).collect()
+        s.elements().map(|e| (e.key.to_string(), e.ts, e.value, e.partition, e.arrival)).collect()
     };
     for file in ["sensors.tsv", "sensors.jsonl", "sensors_local.csv"] {
         let other = import_sensors(file, &options);
@@ -239,7 +239,7 @@ fn bad_cells_name_the_reason() {
         ]
     );
     let got: Vec<(String, i64, i64, u32)> =
-        parsed.elements.iter().map(|e| (e.key.clone(), e.ts, e.value, e.partition)).collect();
+        parsed.elements.iter().map(|e| (e.key.to_string(), e.ts, e.value, e.partition)).collect();
     assert_eq!(got, [("A".to_string(), 5, 1, 63), ("B".to_string(), 7, 2, 1)]);
     // JSON Lines: invalid JSON, a non-object, null, nested values, missing fields, not UTF-8.
     let jsonl = b"{\"k\": \"A\", \"t\": 5}\n{\"k\": \"A\", \"t\": \n[1, 2]\n{\"k\": null, \"t\": 5}\n{\"k\": {\"x\": 1}, \"t\": 5}\n{\"t\": 5}\n\n{\"k\": 12, \"t\": \"6\"}\n";

@@ -122,7 +122,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 .map(|(i, (k, ts, p))| {
                     InputItem::Element(Element {
                         id: i as i64,
-                        key: format!("k{k}"),
+                        key: format!("k{k}").into(),
                         ts: base + ts,
                         value: 1,
                         partition: p % partitions,

@@ -282,7 +282,7 @@ pub(crate) fn drive(scenario: &Scenario, op: &mut dyn Downstream, result: &mut R
                 InputItem::Element(e) => {
                     let next_id = result.keys.len() as KeyId;
                     let key = *key_ids.entry(e.key.as_str()).or_insert_with(|| {
-                        result.keys.push(e.key.clone());
+                        result.keys.push(e.key.to_string());
                         next_id
                     });
                     let elem =

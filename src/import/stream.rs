@@ -5,7 +5,7 @@ use super::lateness::{BoundSuggestion, suggest_bound};
 use super::parse::Parsed;
 use super::timestamp::parse_decimal;
 use super::{BadRowPolicy, ImportError, Warning};
-use crate::engine::scenario::{AssignerSpec, Element, InputItem, WatermarkSpec};
+use crate::engine::scenario::{AssignerSpec, Element, InputItem, Key, WatermarkSpec};
 use crate::engine::{Millis, Scenario};
 
 /// Bad rows listed in [`ImportError::BadRows`].
@@ -74,13 +74,14 @@ pub fn build_scenario(
         // By arrival, ties in file order (the index makes every key distinct).
         order.sort_unstable_by_key(|&i| (parsed.elements[i].arrival, i));
     }
+    let mut keys = std::collections::BTreeSet::new();
     let input: Vec<InputItem> = order
         .iter()
         .map(|&i| {
             let e = &parsed.elements[i];
             InputItem::Element(Element {
                 id: e.line as i64,
-                key: e.key.clone(),
+                key: Key::interned(&mut keys, &e.key),
                 ts: e.ts,
                 value: e.value,
                 partition: e.partition,

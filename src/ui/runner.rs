@@ -43,6 +43,11 @@ pub trait Runner {
     fn cancel(&self) -> bool {
         false
     }
+
+    /// A drag is about to edit `scenario` (revision `revision`) move by move: a runner that keeps
+    /// scenarios elsewhere can hand it over now, so that the moves go as patches of it (see
+    /// [`encode_request_after`]). Nothing is run or answered.
+    fn prime(&self, _revision: u64, _scenario: &Rc<Scenario>) {}
 }
 
 /// Runs the engine on the calling thread, at once.
@@ -79,19 +84,65 @@ impl fmt::Debug for RunnerRef {
 /// The worker's messages, as bytes (a transferred `ArrayBuffer` each way):
 ///
 /// ```text
-///  request  revision u64 | slot u8 | the scenario's JSON
+///  request  revision u64 | slot u8 | 0 | the scenario's JSON
+///           revision u64 | slot u8 | 1 | base revision u64 | an input patch's JSON
+///  prime    revision u64 | slot u8 | 2 | the scenario's JSON         (kept, not run: no answer)
 ///  answer   revision u64 | slot u8 | 0 | the run (engine::wire)      or      … | 1 | the error's text (engine::wire)
 /// ```
 ///
 /// The worker echoes the request's revision and slot; the page reads the header first and drops a
-/// stale answer without decoding its run.
+/// stale answer without decoding its run. The worker keeps the scenario of its last request of
+/// each slot, so a request that changes a few input items of it (a drag move changes one) is sent
+/// as those items ([`Scenario::input_patch_json`]): at 100,000 elements the whole scenario's JSON
+/// is 5 MB and 10-14 ms of the page's thread at every move of a drag.
 pub fn encode_request(request: &RunRequest) -> Vec<u8> {
     let json = request.scenario.to_json_string();
-    let mut out = Vec::with_capacity(json.len() + 9);
-    out.extend_from_slice(&request.revision.to_le_bytes());
-    out.push(slot_byte(request.slot));
+    let mut out = message(request.revision, request.slot, 0, json.len());
     out.extend_from_slice(json.as_bytes());
     out
+}
+
+/// A message's header and kind byte, with room for `body` bytes more.
+fn message(revision: u64, slot: RunSlot, kind: u8, body: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES as usize + 1 + body);
+    out.extend_from_slice(&revision.to_le_bytes());
+    out.push(slot_byte(slot));
+    out.push(kind);
+    out
+}
+
+/// A scenario for the worker to keep as revision `revision` of the main slot, without running it
+/// ([`Runner::prime`]): [`answer`] returns nothing for it.
+pub fn encode_prime(revision: u64, scenario: &Scenario) -> Vec<u8> {
+    let json = scenario.to_json_string();
+    let mut out = message(revision, RunSlot::Main, 2, json.len());
+    out.extend_from_slice(json.as_bytes());
+    out
+}
+
+/// At most this many changed input items go as a patch; more, and the whole scenario goes.
+pub const PATCH_MAX_ITEMS: usize = 64;
+
+/// The request to a worker whose last request of this slot was `sent` (its revision and
+/// scenario): a patch of the input items that changed when that is all that changed, else the
+/// whole scenario ([`encode_request`]).
+pub fn encode_request_after(request: &RunRequest, sent: Option<&(u64, Rc<Scenario>)>) -> Vec<u8> {
+    let Some((base, edits)) =
+        sent.and_then(|(base, scenario)| Some((*base, request.scenario.input_edits(scenario, PATCH_MAX_ITEMS)?)))
+    else {
+        return encode_request(request);
+    };
+    let patch = request.scenario.input_patch_json(&edits);
+    let mut out = message(request.revision, request.slot, 1, 8 + patch.len());
+    out.extend_from_slice(&base.to_le_bytes());
+    out.extend_from_slice(patch.as_bytes());
+    out
+}
+
+/// Whether an answer (its first bytes) says the run failed: the worker then holds no scenario of
+/// that slot any more (see [`answer`]), and the page's next request of it must be whole.
+pub fn answer_is_error(head: &[u8]) -> bool {
+    head.get(HEADER_BYTES as usize) == Some(&1)
 }
 
 fn slot_byte(slot: RunSlot) -> u8 {
@@ -117,34 +168,62 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
 
 /// What the worker does with a request: the run of its scenario, answered with the request's
 /// revision and slot. A request it cannot read is answered as an error (revision 0 when even the
-/// header is unreadable, which no request has: the page drops it).
+/// header is unreadable, which no request has: the page drops it). A prime is not answered (an
+/// empty answer: the worker's script posts nothing).
 pub fn answer(request: &[u8]) -> Vec<u8> {
-    let Some((revision, slot, json)) = header(request) else {
+    let Some((revision, slot, body)) = header(request) else {
         return answer_error(0, RunSlot::Main, "the worker was sent a malformed request");
     };
-    let scenario = match std::str::from_utf8(json)
-        .map_err(|e| e.to_string())
-        .and_then(|text| Scenario::from_json_str(text).map_err(|e| e.to_string()))
-    {
+    let i = slot_byte(slot) as usize;
+    if let Some((2, json)) = body.split_first() {
+        // A prime: kept (if it reads), not run, not answered.
+        let scenario = std::str::from_utf8(json).ok().and_then(|text| Scenario::from_json_str(text).ok());
+        LAST_SCENARIO.with(|last| last.borrow_mut()[i] = scenario.map(|s| (revision, s)));
+        return Vec::new();
+    }
+    // Taken out: a request that fails leaves none (the page sends the next one whole).
+    let base = LAST_SCENARIO.with(|last| last.borrow_mut()[i].take());
+    let scenario = match scenario_of(body, base) {
         Ok(s) => s,
         Err(e) => return answer_error(revision, slot, &format!("the worker could not read the scenario: {e}")),
     };
     let run = execute(&scenario);
+    LAST_SCENARIO.with(|last| last.borrow_mut()[i] = Some((revision, scenario)));
     // Sized exactly: a buffer that grows doubles (see `engine::wire::Sink`).
-    let mut out = Vec::with_capacity(HEADER_BYTES as usize + 1 + encoded_len(&run));
-    out.extend_from_slice(&revision.to_le_bytes());
-    out.push(slot_byte(slot));
-    out.push(0);
+    let mut out = message(revision, slot, 0, encoded_len(&run));
     encode_run(&run, &mut out);
     out
 }
 
-fn answer_error(revision: u64, slot: RunSlot, message: &str) -> Vec<u8> {
-    let mut out = revision.to_le_bytes().to_vec();
-    out.push(slot_byte(slot));
-    out.push(1);
-    message.len().put(&mut out);
-    out.extend_from_slice(message.as_bytes());
+thread_local! {
+    /// The worker's last scenario of each slot, with its revision: what a patch is made to.
+    static LAST_SCENARIO: std::cell::RefCell<[Option<(u64, Scenario)>; 2]> = const { std::cell::RefCell::new([None, None]) };
+}
+
+/// A request's scenario: read whole, or `base` patched (when it is the revision the patch was made to).
+fn scenario_of(body: &[u8], base: Option<(u64, Scenario)>) -> Result<Scenario, String> {
+    fn text(bytes: &[u8]) -> Result<&str, String> {
+        std::str::from_utf8(bytes).map_err(|e| e.to_string())
+    }
+    match body.split_first() {
+        Some((0, json)) => Scenario::from_json_str(text(json)?).map_err(|e| e.to_string()),
+        Some((1, rest)) if rest.len() >= 8 => {
+            let (on, patch) = rest.split_at(8);
+            let on = u64::from_le_bytes(on.try_into().map_err(|_| "a malformed patch".to_string())?);
+            let Some((_, mut scenario)) = base.filter(|(r, _)| *r == on) else {
+                return Err(format!("it no longer holds revision {on}, which the edit was made to"));
+            };
+            scenario.apply_input_patch(text(patch)?).map_err(|e| e.to_string())?;
+            Ok(scenario)
+        }
+        _ => Err("a malformed request".to_string()),
+    }
+}
+
+fn answer_error(revision: u64, slot: RunSlot, text: &str) -> Vec<u8> {
+    let mut out = message(revision, slot, 1, 8 + text.len());
+    text.len().put(&mut out);
+    out.extend_from_slice(text.as_bytes());
     out
 }
 
@@ -313,7 +392,7 @@ impl WorkQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Scenario;
+    use crate::engine::{InputItem, Scenario};
 
     /// The main-thread runner answers at once, for the revision it was asked.
     #[test]
@@ -382,8 +461,9 @@ mod tests {
     fn a_request_carries_the_scenario_unchanged() {
         let r = request(3, RunSlot::Main, 7);
         let bytes = encode_request(&r);
-        let (revision, slot, json) = header(&bytes).unwrap_or_else(|| panic!("no header"));
+        let (revision, slot, body) = header(&bytes).unwrap_or_else(|| panic!("no header"));
         assert_eq!((revision, slot), (3, RunSlot::Main));
+        let Some((0, json)) = body.split_first() else { panic!("a whole scenario") };
         let back = Scenario::from_json_str(std::str::from_utf8(json).unwrap_or_else(|e| panic!("{e}")));
         assert_eq!(back.as_ref().ok(), Some(&*r.scenario));
     }
@@ -594,5 +674,129 @@ mod tests {
         let revisions: Vec<u64> = q.drain().iter().map(|r| r.revision).collect();
         assert_eq!(revisions, vec![10, 11, 3]);
         assert!(!q.busy());
+    }
+
+    /// An issue-15 stream of `n` elements over 20 keys (bounded out-of-orderness), as a request.
+    fn stream(n: i64, revision: u64) -> RunRequest {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"id": {i}, "key": "k{}", "ts": {}, "value": {}}}"#,
+                    i % 20,
+                    i * 1000 + (i * 7919) % 20_000,
+                    i % 5
+                )
+            })
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 30000}}, "allowed_lateness": 2000, "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 5000}}, "input": [{}]}}"#,
+            items.join(",")
+        );
+        let scenario = Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        RunRequest { revision, slot: RunSlot::Main, scenario: Rc::new(scenario), gesture: true }
+    }
+
+    /// The request with element `index`'s timestamp set to `ts`.
+    fn moved(r: &RunRequest, revision: u64, index: usize, ts: i64) -> RunRequest {
+        let mut s = (*r.scenario).clone();
+        if let Some(InputItem::Element(e)) = s.input.get_mut(index) {
+            e.ts = ts;
+        }
+        RunRequest { revision, slot: r.slot, scenario: Rc::new(s), gesture: true }
+    }
+
+    /// A drag's moves go to the worker as patches of the scenario it last had, and each answer is
+    /// byte for byte the answer to the whole scenario; a patch's text is a few hundred bytes, not
+    /// the scenario's.
+    #[test]
+    fn a_drag_move_goes_as_a_patch_and_is_answered_as_the_whole_scenario() {
+        let first = stream(3_000, 1);
+        let whole = encode_request_after(&first, None);
+        assert_eq!(whole, encode_request(&first), "nothing sent before: the whole scenario");
+        let _ = answer(&whole);
+        let mut sent = (1, first.scenario.clone());
+        for (revision, ts) in [(2, 1_500_000), (3, 40_000), (4, -5_000), (5, 2_999_000)] {
+            let next = moved(&first, revision, 1_234, ts);
+            let patch = encode_request_after(&next, Some(&sent));
+            assert_eq!(patch.get(HEADER_BYTES as usize), Some(&1), "a patch");
+            assert!(patch.len() < 200, "a patch of one element is short: {} bytes", patch.len());
+            let got = answer(&patch);
+            assert!(!answer_is_error(&got));
+            // The whole scenario's answer, for comparison (the worker then holds it, as after the patch).
+            assert!(got == answer(&encode_request(&next)), "the patch's run is the whole scenario's (move to {ts})");
+            sent = (revision, next.scenario.clone());
+        }
+    }
+
+    /// Only input items changed, and at most `PATCH_MAX_ITEMS` of them, go as a patch: another
+    /// configuration, an inserted item or many changed items send the whole scenario.
+    #[test]
+    fn anything_but_a_few_changed_items_goes_whole() {
+        let first = stream(200, 1);
+        let sent = (1, first.scenario.clone());
+        let is_patch = |r: &RunRequest| encode_request_after(r, Some(&sent)).get(HEADER_BYTES as usize) == Some(&1);
+        assert!(is_patch(&moved(&first, 2, 3, 77)));
+        assert!(is_patch(&first), "the same scenario again: an empty patch");
+        let mut other = (*first.scenario).clone();
+        other.allowed_lateness = Some(0);
+        assert!(!is_patch(&RunRequest { scenario: Rc::new(other), ..moved(&first, 2, 3, 77) }));
+        let mut longer = (*first.scenario).clone();
+        longer.input.insert(5, InputItem::Watermark(9_000));
+        assert!(!is_patch(&RunRequest { scenario: Rc::new(longer), ..moved(&first, 2, 3, 77) }));
+        let mut many = (*first.scenario).clone();
+        for item in many.input.iter_mut().take(PATCH_MAX_ITEMS + 1) {
+            if let InputItem::Element(e) = item {
+                e.value += 1;
+            }
+        }
+        let many = RunRequest { scenario: Rc::new(many), ..moved(&first, 2, 3, 77) };
+        assert!(!is_patch(&many));
+        assert_eq!(encode_request_after(&many, Some(&sent)), encode_request(&many));
+    }
+
+    /// A patch made to a revision the worker does not hold (it was replaced, or its last request
+    /// failed) is answered as an error, and the worker then holds nothing of that slot: the page
+    /// (`answer_is_error`) sends the next request whole, which is answered as usual.
+    #[test]
+    fn a_patch_to_a_scenario_the_worker_lacks_is_an_error_and_the_next_whole_request_mends_it() {
+        let first = stream(100, 1);
+        let _ = answer(&encode_request(&first));
+        let next = moved(&first, 2, 10, 5);
+        let wrong_base = encode_request_after(&next, Some(&(7, first.scenario.clone())));
+        let got = answer(&wrong_base);
+        assert!(answer_is_error(&got), "a patch to revision 7, which the worker never had");
+        let mut q = WorkQueue::default();
+        let _ = q.submit(next.clone(), 0.0);
+        let (read, _) = q.answered(&got);
+        let Some(RunFinished { revision: 2, result: Err(e), .. }) = read else { panic!("an error: {read:?}") };
+        assert!(e.contains("no longer holds revision 7"), "{e}");
+        // Even a patch to the right revision fails now: the failed request took it.
+        let right_base = encode_request_after(&moved(&first, 3, 10, 6), Some(&(1, first.scenario.clone())));
+        assert!(answer_is_error(&answer(&right_base)));
+        let whole = answer(&encode_request(&next));
+        assert!(!answer_is_error(&whole));
+        assert!(!answer_is_error(&answer(&encode_request_after(
+            &moved(&first, 4, 10, 9),
+            Some(&(2, next.scenario.clone()))
+        ))));
+    }
+
+    /// A prime is kept, not run: no answer; the drag's first move is then a patch of it, answered
+    /// as the whole scenario would be. A prime that does not read leaves the worker nothing.
+    #[test]
+    fn a_primed_scenario_is_kept_unanswered_and_the_first_move_patches_it() {
+        let first = stream(2_500, 40);
+        assert!(answer(&encode_prime(40, &first.scenario)).is_empty(), "no answer to a prime");
+        let next = moved(&first, 41, 2_000, 12_345);
+        let patch = encode_request_after(&next, Some(&(40, first.scenario.clone())));
+        assert_eq!(patch.get(HEADER_BYTES as usize), Some(&1));
+        let got = answer(&patch);
+        assert!(!answer_is_error(&got));
+        assert!(got == answer(&encode_request(&next)));
+        let mut bad = encode_prime(42, &first.scenario);
+        bad.truncate(100);
+        assert!(answer(&bad).is_empty());
+        let after_bad = encode_request_after(&moved(&first, 43, 1, 1), Some(&(42, first.scenario.clone())));
+        assert!(answer_is_error(&answer(&after_bad)), "nothing kept of a prime that did not read");
     }
 }

@@ -25,8 +25,12 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::Callback;
 
 use crate::engine::InputItem;
+use crate::engine::Scenario;
 use crate::ui::action::Action;
-use crate::ui::runner::{HEADER_BYTES, MainThreadRunner, RunFinished, RunRequest, Runner, WorkQueue, encode_request};
+use crate::ui::runner::{
+    HEADER_BYTES, MainThreadRunner, PATCH_MAX_ITEMS, RunFinished, RunRequest, RunSlot, Runner, WorkQueue,
+    answer_is_error, encode_prime, encode_request_after,
+};
 
 /// Engine runs in a Web Worker, or on the main thread where there is none.
 #[derive(Clone, Default)]
@@ -49,6 +53,10 @@ struct Inner {
     /// A drag move's current answer waiting for the pointer to rest (its header and its buffer):
     /// one at a time, so a newer answer lets an older buffer go at once.
     held: Option<(Vec<u8>, Uint8Array)>,
+    /// The last request posted to this worker of each slot (`Main`, `Compare`): its revision and
+    /// scenario, which the worker keeps, so that the next request can be a patch of it
+    /// (`runner::encode_request_after`). Forgotten with the worker, and after an error answer.
+    sent: [Option<(u64, Rc<Scenario>)>; 2],
     /// Kept alive while the worker is.
     #[allow(clippy::type_complexity)]
     handlers: Option<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>)>,
@@ -75,8 +83,15 @@ pub const LIVE_DRAG_MAX: usize = 500;
 /// give that back. The answer's size stands for the run's (44-73 MB at 100,000 elements, 4 MB at
 /// 10,000); below this a fresh worker (its module compiled anew, a few tens of ms before the next
 /// run can start) would cost more than it gives back. The worker keeps nothing between requests
-/// (each one carries its whole scenario).
+/// but the last scenario of each slot (a fresh one is sent the next whole).
 pub const RECYCLE_ANSWER_BYTES: u32 = 8 << 20;
+
+fn slot_index(slot: RunSlot) -> usize {
+    match slot {
+        RunSlot::Main => 0,
+        RunSlot::Compare => 1,
+    }
+}
 
 /// The page's monotonic clock (ms): a rest is measured on it, not on the wall clock.
 fn now_ms() -> f64 {
@@ -155,8 +170,15 @@ impl WorkerRunner {
         deliver.emit(action);
     }
 
-    fn post(worker: &Worker, request: &RunRequest) -> Result<(), JsValue> {
-        let bytes = Uint8Array::from(encode_request(request).as_slice());
+    fn post(&self, worker: &Worker, request: &RunRequest) -> Result<(), JsValue> {
+        let encoded = {
+            let mut inner = self.0.borrow_mut();
+            let sent = &mut inner.sent[slot_index(request.slot)];
+            let encoded = encode_request_after(request, sent.as_ref());
+            *sent = Some((request.revision, request.scenario.clone()));
+            encoded
+        };
+        let bytes = Uint8Array::from(encoded.as_slice());
         worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer()))
     }
 
@@ -165,9 +187,13 @@ impl WorkerRunner {
             return self.fail();
         }
         let bytes = Uint8Array::new(&data);
-        let head = bytes.subarray(0, HEADER_BYTES.min(bytes.length())).to_vec();
+        let head = bytes.subarray(0, (HEADER_BYTES + 1).min(bytes.length())).to_vec();
         let next = {
             let mut inner = self.0.borrow_mut();
+            if answer_is_error(&head) {
+                // The worker let go of that slot's scenario: the next request goes whole.
+                inner.sent = Default::default();
+            }
             inner.queue.done().zip(inner.worker.clone())
         };
         // Not a drag move's: its worker would be ended at every rest of the pointer, and the next
@@ -177,7 +203,7 @@ impl WorkerRunner {
         // the queue but keeps what is current, so the answer is read as usual after it.
         let next_posted = next.as_ref().map(|(r, _)| r.revision);
         if let Some((request, worker)) = next
-            && Self::post(&worker, &request).is_err()
+            && self.post(&worker, &request).is_err()
         {
             self.fail();
         }
@@ -192,6 +218,8 @@ impl WorkerRunner {
     fn end_worker(&self) -> bool {
         let mut inner = self.0.borrow_mut();
         inner.handlers = None;
+        // What the worker kept goes with it.
+        inner.sent = Default::default();
         inner.worker.take().map(|w| w.terminate()).is_some()
     }
 
@@ -247,6 +275,28 @@ impl WorkerRunner {
         self.read_or_hold(head, bytes);
     }
 
+    /// [`Runner::prime`]'s work: the scenario to the worker, unless it holds it (or one a patch
+    /// away) already, or the moves will not go to it.
+    fn prime_now(&self, revision: u64, scenario: &Rc<Scenario>) {
+        let worker = {
+            let inner = self.0.borrow();
+            // (Above the main thread's limit: below it the whole scenario's JSON is cheap.)
+            let large =
+                scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).nth(RUN_HERE_MAX).is_some();
+            let held = inner.sent[slot_index(RunSlot::Main)]
+                .as_ref()
+                .is_some_and(|(_, sent)| scenario.input_edits(sent, PATCH_MAX_ITEMS).is_some());
+            match &inner.worker {
+                Some(w) if large && !held => w.clone(),
+                _ => return,
+            }
+        };
+        let bytes = Uint8Array::from(encode_prime(revision, scenario).as_slice());
+        if worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer())).is_ok() {
+            self.0.borrow_mut().sent[slot_index(RunSlot::Main)] = Some((revision, scenario.clone()));
+        }
+    }
+
     /// The worker failed: the main thread runs from now on, starting with what was out or waiting.
     fn fail(&self) {
         self.end_worker();
@@ -285,11 +335,24 @@ impl Runner for WorkerRunner {
             (posted, worker)
         };
         if let Some(r) = to_post
-            && Self::post(&worker, &r).is_err()
+            && self.post(&worker, &r).is_err()
         {
             self.fail();
         }
         None
+    }
+
+    /// Hands the worker the scenario a drag is about to edit, in a task of its own right after
+    /// the press's (the press at 100,000 elements is 40-50 ms of work already): after a large
+    /// answer the worker is a fresh one, and without this the drag's first move would send the
+    /// whole scenario (at 100,000 elements 5 MB of JSON, 10-20 ms of the move's frame). Where no
+    /// timer can be set, nothing is primed (the first move goes whole).
+    fn prime(&self, revision: u64, scenario: &Rc<Scenario>) {
+        let (me, scenario) = (self.clone(), scenario.clone());
+        let later = Closure::once_into_js(move || me.prime_now(revision, &scenario));
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0);
+        }
     }
 
     fn name(&self) -> &'static str {

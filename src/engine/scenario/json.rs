@@ -242,6 +242,26 @@ fn item_value(item: &InputItem) -> Value {
     }
 }
 
+impl Scenario {
+    /// The input items at `indices` as an input patch: `[[index, item], …]`, each item as the
+    /// scenario's JSON writes it ([`Scenario::apply_input_patch`] reads it).
+    pub fn input_patch_json(&self, indices: &[usize]) -> String {
+        let mut out = String::from("[");
+        for (n, &i) in indices.iter().filter(|&&i| i < self.input.len()).enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            out.push('[');
+            out.push_str(itoa::Buffer::new().format(i));
+            out.push(',');
+            push_item(&mut out, &self.input[i]);
+            out.push(']');
+        }
+        out.push(']');
+        out
+    }
+}
+
 /// Appends `v` as [`num`] writes it.
 fn push_num(out: &mut String, v: i64) {
     match v {

@@ -18,6 +18,8 @@ use super::time::Millis;
 use super::trace::TimeDomain;
 
 mod json;
+mod key;
+pub use key::Key;
 mod parse;
 mod tvf_rule;
 pub use tvf_rule::tvf_rule;
@@ -304,7 +306,7 @@ impl WindowFunctionSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Element {
     pub id: i64,
-    pub key: String,
+    pub key: Key,
     pub ts: Millis,
     pub value: i64,
     /// The source partition (split) it is read from. Default 0.
@@ -502,6 +504,56 @@ pub(crate) type Result<T> = std::result::Result<T, ScenarioError>;
 
 impl Scenario {
     /// Tidemark's own limits in the page, beyond Flink's rules (those come from the operator).
+    /// The indices of the input items in which `self` differs from `base`, when that is all that
+    /// differs (the same configuration, as many items) and there are at most `max` of them: what
+    /// [`Scenario::input_patch_json`] needs to turn `base` into `self`. A drag move changes one.
+    pub fn input_edits(&self, base: &Scenario, max: usize) -> Option<Vec<usize>> {
+        // Every field but the input, named: a new field does not compile until it is compared.
+        let Scenario {
+            name,
+            description,
+            assigner,
+            allowed_lateness,
+            trigger,
+            evictor,
+            watermarks,
+            side_output,
+            end_of_input,
+            function,
+            source,
+            process_function,
+            tvf,
+            input,
+        } = self;
+        let same = *name == base.name
+            && *description == base.description
+            && *assigner == base.assigner
+            && *allowed_lateness == base.allowed_lateness
+            && *trigger == base.trigger
+            && *evictor == base.evictor
+            && *watermarks == base.watermarks
+            && *side_output == base.side_output
+            && *end_of_input == base.end_of_input
+            && *function == base.function
+            && *source == base.source
+            && *process_function == base.process_function
+            && *tvf == base.tvf
+            && input.len() == base.input.len();
+        if !same {
+            return None;
+        }
+        let mut edits = Vec::new();
+        for (i, (a, b)) in input.iter().zip(&base.input).enumerate() {
+            if a != b {
+                if edits.len() == max {
+                    return None;
+                }
+                edits.push(i);
+            }
+        }
+        Some(edits)
+    }
+
     pub fn check_limits(&self) -> Result<()> {
         self.check_limits_within(&limits::Limits::PAGE)
     }
@@ -742,7 +794,7 @@ mod tests {
                 .map(|i| {
                     InputItem::Element(Element {
                         id: i,
-                        key: format!("k{}", i % 20),
+                        key: format!("k{}", i % 20).into(),
                         ts: i * 1000,
                         value: 1,
                         partition: 0,

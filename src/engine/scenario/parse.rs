@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use super::Threshold;
 use super::tvf_rule::tvf_rule;
 use super::{
-    AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Marker,
-    ProcessFunctionSpec, Result, Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec,
+    AssignerSpec, BaseTrigger, Control, ControlKind, DeltaFn, Element, EvictorKind, EvictorSpec, InputItem, Key,
+    Marker, ProcessFunctionSpec, Result, Scenario, ScenarioError, SourceSpec, TriggerSpec, TvfSpec, WatermarkSpec,
     WindowFunctionSpec, limits, limits::Limits,
 };
 use crate::engine::aggregate::{CourseAggregate, DEFAULT_K};
@@ -310,7 +310,7 @@ fn parse_key(v: &Value, path: &str) -> Result<String> {
     Ok(key)
 }
 
-fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
+fn parse_item(v: &Value, path: &str, intern: &mut impl FnMut(&str) -> Key) -> Result<InputItem> {
     let obj = as_object(v, path)?;
     let partition = match field(obj, "partition") {
         None => 0,
@@ -349,7 +349,7 @@ fn parse_item(v: &Value, path: &str) -> Result<InputItem> {
         return Ok(InputItem::SourceWatermark(Marker { wm, partition, arrival }));
     }
     let key = match obj.get("key") {
-        Some(k) => parse_key(k, &join(path, "key"))?,
+        Some(k) => intern(&parse_key(k, &join(path, "key"))?),
         None => {
             return Err(ScenarioError::new(
                 join(path, "key"),
@@ -571,23 +571,21 @@ impl Scenario {
             ));
         }
         let mut input = Vec::with_capacity(items.len());
+        // The distinct keys so far: every element of one key shares its text.
         let mut keys = std::collections::BTreeSet::new();
         for (i, item) in items.iter().enumerate() {
-            let item = parse_item(item, &format!("input[{i}]"))?;
-            if let InputItem::Element(e) = &item {
-                if keys.len() < within.keys || keys.contains(&e.key) {
-                    keys.insert(e.key.clone());
-                } else {
-                    return Err(ScenarioError::new(
-                        format!("input[{i}].key"),
-                        format!(
-                            "is a new key beyond the limit of {} distinct keys of {}{}",
-                            within.keys,
-                            within.who,
-                            within.elsewhere()
-                        ),
-                    ));
-                }
+            let item = parse_item(item, &format!("input[{i}]"), &mut |text| Key::interned(&mut keys, text))?;
+            // (Only an element's key is interned: the set grows past the limit with a new key.)
+            if keys.len() > within.keys {
+                return Err(ScenarioError::new(
+                    format!("input[{i}].key"),
+                    format!(
+                        "is a new key beyond the limit of {} distinct keys of {}{}",
+                        within.keys,
+                        within.who,
+                        within.elsewhere()
+                    ),
+                ));
             }
             input.push(item);
         }
@@ -609,6 +607,46 @@ impl Scenario {
         };
         scenario.check_limits_within(within)?;
         Ok(scenario)
+    }
+}
+
+impl Scenario {
+    /// Replaces input items by an input patch ([`Scenario::input_patch_json`]'s text), each item
+    /// read as the scenario reader reads one, then checks the page's limits as a load does.
+    /// Nothing is replaced unless the whole patch reads.
+    pub fn apply_input_patch(&mut self, text: &str) -> Result<()> {
+        let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new("patch", e.to_string()))?;
+        let Value::Array(entries) = value else { return Err(ScenarioError::new("patch", "must be an array")) };
+        let mut keys = std::collections::BTreeSet::new();
+        let mut items = Vec::with_capacity(entries.len());
+        for (n, entry) in entries.iter().enumerate() {
+            let path = format!("patch[{n}]");
+            let (index, item) = match entry.as_array().map(Vec::as_slice) {
+                Some([index, item]) => (index, item),
+                _ => return Err(ScenarioError::new(path, "must be [index, item]")),
+            };
+            let index = index
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|i| *i < self.input.len())
+                .ok_or_else(|| ScenarioError::new(&path, format!("has no input item at {index}")))?;
+            // Keys the base already holds keep its text (and its allocation).
+            let mut same_key = |text: &str| match self.input.get(index) {
+                Some(InputItem::Element(e)) if e.key == text => e.key.clone(),
+                _ => Key::interned(&mut keys, text),
+            };
+            items.push((index, parse_item(item, &path, &mut same_key)?));
+        }
+        let replaced: Vec<(usize, InputItem)> =
+            items.into_iter().map(|(index, item)| (index, std::mem::replace(&mut self.input[index], item))).collect();
+        let checked = self.check_limits_within(&Limits { scenario_bytes: usize::MAX, ..Limits::PAGE });
+        if checked.is_err() {
+            // Back as it was (in reverse: an index twice in the patch gets its first item back).
+            for (index, item) in replaced.into_iter().rev() {
+                self.input[index] = item;
+            }
+        }
+        checked
     }
 }
 
@@ -684,5 +722,82 @@ mod tests {
         assert_eq!(s.input[1], InputItem::Watermark(i64::MAX));
         let again = Scenario::from_value(&s.to_json()).expect("round trip");
         assert_eq!(again, s);
+    }
+
+    /// A 40-item scenario for input patches: elements of three keys, a watermark, a checkpoint.
+    fn patch_base() -> Scenario {
+        let mut items: Vec<String> = (0..38)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}, "value": {i}}}"#, i % 3, i * 500))
+            .collect();
+        items.insert(20, r#"{"wm": 9000}"#.to_string());
+        items.push(r#"{"checkpoint": true}"#.to_string());
+        let text = format!(r#"{{{BASE}, "allowed_lateness": 1000, "input": [{}]}}"#, items.join(","));
+        Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    proptest::proptest! {
+        /// Whatever input items change and however (a timestamp, a value, an arrival, a new key
+        /// with characters JSON escapes, an element become a watermark or back), the input patch
+        /// of the changed items turns the base into the edited scenario, and `input_edits` names
+        /// exactly the items that differ.
+        #[test]
+        fn an_input_patch_makes_the_edited_scenario(
+            edits in proptest::collection::vec((0usize..39, 0u8..6, -90_000i64..90_000), 0..8)
+        ) {
+            use super::super::{Element, InputItem};
+            let base = patch_base();
+            let mut edited = base.clone();
+            for (i, how, v) in edits {
+                let element = match &edited.input[i] {
+                    InputItem::Element(e) => e.clone(),
+                    _ => Element { id: v, key: "k0".into(), ts: v, value: 1, ..Element::default() },
+                };
+                edited.input[i] = match how {
+                    0 => InputItem::Element(Element { ts: v, ..element }),
+                    1 => InputItem::Element(Element { value: v, ..element }),
+                    2 => InputItem::Element(Element { arrival: Some(v.abs()), ..element }),
+                    3 => InputItem::Element(Element { key: format!("new \"{v}\"\\\n").into(), ..element }),
+                    4 => InputItem::Watermark(v),
+                    _ => InputItem::Element(element),
+                };
+            }
+            let indices = edited.input_edits(&base, 64).unwrap_or_else(|| panic!("only items changed"));
+            let differ: Vec<usize> = (0..base.input.len()).filter(|&i| base.input[i] != edited.input[i]).collect();
+            proptest::prop_assert_eq!(&indices, &differ);
+            let mut patched = base.clone();
+            patched.apply_input_patch(&edited.input_patch_json(&indices)).unwrap_or_else(|e| panic!("{e}"));
+            proptest::prop_assert_eq!(patched, edited);
+        }
+    }
+
+    /// A patch that does not read, names an item the scenario lacks, holds a bad item or breaks a
+    /// rule of a whole scenario (here: a second partition beside a checkpoint) is refused with
+    /// the reason, and replaces nothing, not even its good items.
+    #[test]
+    fn a_bad_input_patch_is_refused_and_replaces_nothing() {
+        let base = patch_base();
+        let cases = [
+            ("{}", "patch: must be an array"),
+            ("[[1]]", "patch[0]: must be [index, item]"),
+            (r#"[[40, {"wm": 1}]]"#, "patch[0]: has no input item at 40"),
+            (r#"[[-1, {"wm": 1}]]"#, "patch[0]: has no input item at -1"),
+            (r#"[[0, {"wm": 1}], [1, {"id": 1, "ts": 5}]]"#, "patch[1].key: is missing"),
+            (r#"[[0, {"wm": 1}], [1, {"id": 1, "key": "k1", "ts": 5, "partition": 1}]]"#, "checkpoint"),
+            ("[[0, ", "patch: "),
+        ];
+        for (patch, reason) in cases {
+            let mut s = base.clone();
+            let e = s.apply_input_patch(patch).map(|()| "no error".to_string()).unwrap_or_else(|e| e.to_string());
+            assert!(e.contains(reason), "{patch}: {e}");
+            assert_eq!(s, base, "{patch} replaced nothing");
+        }
+        // Another configuration, or another number of items, is not an input patch.
+        let mut other = base.clone();
+        other.allowed_lateness = Some(0);
+        assert_eq!(other.input_edits(&base, 64), None);
+        other = base.clone();
+        other.input.pop();
+        assert_eq!(other.input_edits(&base, 64), None);
+        assert_eq!(base.input_edits(&base, 0), Some(vec![]));
     }
 }

@@ -91,7 +91,7 @@ mod tests {
             .map(|i| {
                 InputItem::Element(Element {
                     id: i,
-                    key: format!("k{}", i % 7),
+                    key: format!("k{}", i % 7).into(),
                     ts: i * 300 + (i * 7919) % 4_000 as Millis,
                     value: i % 11,
                     ..Element::default()

@@ -384,7 +384,7 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
                 let ordinal = s.doc.layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize);
                 let outcome = ordinal.and_then(|o| view.elements.get(o).copied().flatten());
                 (
-                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.clone()), value: e.value },
+                    ChipItem::Element { id: e.id, key: AttrValue::from(e.key.as_str().to_owned()), value: e.value },
                     outcome.map_or("not-arrived", |o| o.label()),
                 )
             }

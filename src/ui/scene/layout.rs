@@ -120,7 +120,7 @@ impl RunLayout {
             match item {
                 InputItem::Element(e) => {
                     let lane = *key_index.entry(e.key.as_str()).or_insert_with(|| {
-                        keys.push(e.key.clone());
+                        keys.push(e.key.to_string());
                         keys.len() - 1
                     });
                     elem_of_input.push(Some(input_of_elem.len() as ElemIdx));

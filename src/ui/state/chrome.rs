@@ -25,7 +25,7 @@ impl Editor {
             InputItem::Element(e) => Editor {
                 index,
                 is_watermark: false,
-                key: e.key.clone(),
+                key: e.key.to_string(),
                 value: e.value.to_string(),
                 ts: e.ts.to_string(),
                 partition: e.partition.to_string(),

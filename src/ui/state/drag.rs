@@ -60,6 +60,7 @@ impl AppState {
             DragStart::Element(index) => {
                 let Some(ts) = self.doc.element(index).map(|e| e.ts) else { return };
                 self.select_and_focus(ObjectId::Element(index));
+                self.prime = Some((self.doc.revision, self.doc.scenario.clone()));
                 let arrival = self.view.on_processing_axis(&self.doc.layout);
                 let from = if arrival { self.doc.layout.arrivals.get(index).copied().unwrap_or(0) } else { ts };
                 Some(Drag::Element { index, grab_offset_millis: from as f64 - millis, arrival })

@@ -76,14 +76,14 @@ impl AppState {
     fn add_element(&mut self, key: Option<String>, ts: Option<crate::engine::Millis>) {
         let selected = self.selection.and_then(|s| s.input()).and_then(|i| self.doc.element(i));
         let key = key
-            .or_else(|| selected.map(|e| e.key.clone()))
+            .or_else(|| selected.map(|e| e.key.to_string()))
             .or_else(|| self.doc.layout.lanes.first().map(|l| l.key.clone()))
             .unwrap_or_else(|| "A".into());
         let vp = &self.view.viewport;
         let ts = ts.unwrap_or_else(|| snap(saturate((vp.start_millis + vp.end_millis) / 2.0), self.view.snap_unit()));
         let id = self.doc.scenario.elements().map(|e| e.id).max().map_or(1, |m| m.saturating_add(1));
         let mut c = self.doc.candidate();
-        let element = InputItem::Element(Element { id, key, ts, value: 1, ..Element::default() });
+        let element = InputItem::Element(Element { id, key: key.into(), ts, value: 1, ..Element::default() });
         let index = self.insert_at_playhead(&mut c, element);
         self.selection = Some(ObjectId::Element(index));
         self.chrome.menu = None;
@@ -279,7 +279,7 @@ impl AppState {
             return Err(format!("Value \"{}\" is not a whole number", ed.value.chars().take(20).collect::<String>()));
         };
         if let Some(InputItem::Element(e)) = c.input.get_mut(ed.index) {
-            e.key = key;
+            e.key = key.into();
             e.value = value;
             e.ts = ts;
             e.partition = partition;

@@ -112,6 +112,8 @@ pub struct AppState {
     runner: RunnerRef,
     /// Run requests not yet handed to the runner.
     outbox: Vec<RunRequest>,
+    /// A scenario a drag is about to edit, not yet handed to the runner (`Runner::prime`).
+    prime: Option<(u64, Rc<crate::engine::Scenario>)>,
     after_run: AfterRun,
     /// The playhead of the run on show, kept from the first request after it: a cancel brings the
     /// playhead back with the run (a load had moved it to the new scenario's end).
@@ -159,6 +161,7 @@ impl AppState {
             compare: None,
             runner: RunnerRef(runner),
             outbox: Vec::new(),
+            prime: None,
             after_run: AfterRun::default(),
             step_on_show: None,
             fold_key: (0, 0),
@@ -243,6 +246,9 @@ impl AppState {
 
     /// Hands the requests to the runner; answers it gives at once are reduced now.
     fn drain(&mut self) {
+        if let Some((revision, scenario)) = self.prime.take() {
+            self.runner.0.prime(revision, &scenario);
+        }
         while !self.outbox.is_empty() {
             let runner = self.runner.0.clone();
             for request in std::mem::take(&mut self.outbox) {

@@ -7,14 +7,19 @@ use super::AppState;
 use crate::ui::action::Action;
 use crate::ui::runner::{MainThreadRunner, RunFinished, RunRequest, Runner};
 
-/// Queues the requests; the test answers them, in any order.
+/// Queues the requests; the test answers them, in any order. Primes (`Runner::prime`) are
+/// recorded: their revision and scenario.
 #[derive(Default)]
-pub struct Later(RefCell<Vec<RunRequest>>);
+pub struct Later(RefCell<Vec<RunRequest>>, pub RefCell<Vec<(u64, Rc<crate::engine::Scenario>)>>);
 
 impl Runner for Later {
     fn submit(&self, request: RunRequest) -> Option<RunFinished> {
         self.0.borrow_mut().push(request);
         None
+    }
+
+    fn prime(&self, revision: u64, scenario: &Rc<crate::engine::Scenario>) {
+        self.1.borrow_mut().push((revision, scenario.clone()));
     }
 
     fn name(&self) -> &'static str {

@@ -113,6 +113,39 @@ fn a_drag_move_waiting_for_its_run_moves_only_the_dragged_marble() {
     assert_eq!(ts(&st, i), Some(crate::ui::geometry::snap(dropped, st.view.snap_unit())));
 }
 
+/// The press on an element hands the runner the scenario as it is (`Runner::prime`), before any
+/// move: every move's request then differs from it in the dragged element alone, so a worker
+/// that keeps it is sent that element, not the whole scenario (`runner::encode_request_after`).
+#[test]
+fn the_press_primes_the_runner_with_the_scenario_the_moves_edit() {
+    let (mut st, later) = later_loaded(&spread(3000));
+    assert!(later.1.borrow().is_empty(), "no prime before a drag");
+    let i = 11;
+    let m = marble(&st, i);
+    let (revision, before) = (st.doc.revision, st.doc.scenario.clone());
+    st.dispatch(start(DragStart::Element(i), m.x, 0.0));
+    let primes = later.1.borrow().clone();
+    assert_eq!(primes.len(), 1);
+    assert_eq!(primes[0].0, revision);
+    assert!(Rc::ptr_eq(&primes[0].1, &before), "the scenario the drag starts from");
+    for k in 1..4 {
+        st.dispatch(to(m.x + 40.0 * f64::from(k), 50_000.0 * f64::from(k)));
+    }
+    let moves = later.requests();
+    assert_eq!(moves.len(), 3);
+    for r in &moves {
+        assert!(r.revision > revision);
+        assert_eq!(r.scenario.input_edits(&primes[0].1, 64), Some(vec![i]), "only the dragged element differs");
+    }
+    assert_eq!(later.1.borrow().len(), 1, "moves do not prime again");
+    // A pan (a press on the background) is no edit: no prime.
+    later.answer_all(&mut st);
+    st.dispatch(end());
+    later.answer_all(&mut st);
+    st.dispatch(start(DragStart::Pan, 10.0, 0.0));
+    assert_eq!(later.1.borrow().len(), 1);
+}
+
 /// Above 2,000 elements the drop of an element whose run is still out keeps the bulk drawing
 /// (the generation): the marble at its dropped, snapped time, the drag over, and every other item
 /// the full build's of the same moment. The answer builds the scene in full.
