@@ -328,7 +328,7 @@ impl Splice {
         self.outputs.extend_from_slice(&from.outputs[unit.outputs.clone()]);
         for ev in &from.trace[unit.events.clone()] {
             let mut ev = ev.clone();
-            ev.seq = self.trace.len() as u64;
+            ev.seq = self.trace.len() as u32;
             if let TraceKind::Fired { output, .. } = &mut ev.kind {
                 *output = base + (*output - unit.outputs.start);
             }

@@ -8,7 +8,7 @@ use super::trace::{TraceEvent, TraceKind};
 pub struct Recorder {
     pub enabled: bool,
     pub step: usize,
-    pub seq: u64,
+    pub seq: u32,
     pub events: Vec<TraceEvent>,
     pub outputs: Vec<Output>,
 }
