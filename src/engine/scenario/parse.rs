@@ -639,7 +639,8 @@ impl Scenario {
         }
         let replaced: Vec<(usize, InputItem)> =
             items.into_iter().map(|(index, item)| (index, std::mem::replace(&mut self.input[index], item))).collect();
-        let checked = self.check_limits_within(&Limits { scenario_bytes: usize::MAX, ..Limits::PAGE });
+        let within = Limits { scenario_bytes: usize::MAX, ..Limits::PAGE };
+        let checked = self.check_limits_within(&within).and_then(|()| self.check_patched_keys(&replaced, &within));
         if checked.is_err() {
             // Back as it was (in reverse: an index twice in the patch gets its first item back).
             for (index, item) in replaced.into_iter().rev() {
@@ -647,6 +648,32 @@ impl Scenario {
             }
         }
         checked
+    }
+
+    /// The limit of distinct keys, as a whole read checks it: counted only when a patched element
+    /// brought a key no other item has (a drag move keeps its key, and finds it at once).
+    fn check_patched_keys(&self, replaced: &[(usize, InputItem)], within: &Limits) -> Result<()> {
+        let key_elsewhere = |i: usize, key: &Key| {
+            self.input
+                .iter()
+                .enumerate()
+                .any(|(j, item)| j != i && matches!(item, InputItem::Element(o) if o.key == *key))
+        };
+        let new_key = replaced.iter().any(|(i, _)| match self.input.get(*i) {
+            Some(InputItem::Element(e)) => !key_elsewhere(*i, &e.key),
+            _ => false,
+        });
+        if !new_key {
+            return Ok(());
+        }
+        let keys: std::collections::BTreeSet<&str> = self.elements().map(|e| e.key.as_str()).collect();
+        if keys.len() > within.keys {
+            return Err(ScenarioError::new(
+                "patch",
+                format!("brings a key beyond the limit of {} distinct keys of {}", within.keys, within.who),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -791,6 +818,17 @@ mod tests {
             assert!(e.contains(reason), "{patch}: {e}");
             assert_eq!(s, base, "{patch} replaced nothing");
         }
+        // A new key counts against the page's limit of distinct keys, as in a whole read.
+        let limit = super::Limits::PAGE.keys;
+        let items: Vec<String> = (0..limit).map(|i| format!(r#"{{"id": {i}, "key": "k{i}", "ts": {i}}}"#)).collect();
+        let full = Scenario::from_json_str(&format!(r#"{{{BASE}, "input": [{}, {{"wm": 5}}]}}"#, items.join(",")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut s = full.clone();
+        let e = s.apply_input_patch(&format!(r#"[[{limit}, {{"id": 1, "key": "one too many", "ts": 5}}]]"#));
+        assert!(e.is_err_and(|e| e.to_string().contains("beyond the limit of 10000 distinct keys")));
+        assert_eq!(s, full, "replaced nothing");
+        s.apply_input_patch(&format!(r#"[[{limit}, {{"id": 1, "key": "k7", "ts": 5}}]]"#))
+            .unwrap_or_else(|e| panic!("a key it has: {e}"));
         // Another configuration, or another number of items, is not an input patch.
         let mut other = base.clone();
         other.allowed_lateness = Some(0);
