@@ -28,7 +28,7 @@ struct WindowLaneProps {
 
 #[component]
 fn WindowLane(p: &WindowLaneProps) -> Html {
-    html! { <>{ for p.items.iter().map(|w| html! { <WindowBand key={w.node_key.to_string()} item={w.clone()} /> }) }</> }
+    html! { <>{ for p.items.iter().map(|w| html! { <WindowBand key={w.node_key()} item={w.clone()} /> }) }</> }
 }
 
 #[derive(Properties, PartialEq)]

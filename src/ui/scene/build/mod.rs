@@ -332,11 +332,6 @@ impl<'a> SceneInput<'a> {
             let lane_ix = self.layout.lane_of_run_key.get(w.key as usize).copied().unwrap_or(0);
             groups.entry(lane_ix).or_default().push(WindowItem {
                 id,
-                // Display, not Debug: `{:?}` of the bounds took 15 % of a 100,000-element build.
-                node_key: Rc::from(match bounds {
-                    Some((start, end)) => format!("{}:{start}:{end}:{merged}", w.key),
-                    None => format!("{}:global:{merged}", w.key),
-                }),
                 key_name: names.key(w.key),
                 bounds,
                 state: w.state.label(),

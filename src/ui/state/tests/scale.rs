@@ -391,3 +391,33 @@ fn a_press_on_svg_changes_two_marble_groups_like_a_full_build() {
         }
     }
 }
+
+/// A window band's node key (the SVG backend's `key`, made when drawn) is unique among its lane's
+/// bands, names the window (key, bounds, merged), and stays the same for the same window in
+/// another run of the scenario.
+#[test]
+fn window_bands_node_keys_are_unique_and_stable() {
+    let (mut st, later) = later_loaded(&spread(1500));
+    let keys = |st: &AppState| -> Vec<Vec<(ObjectId, String)>> {
+        st.scene.windows.iter().map(|g| g.items.iter().map(|w| (w.id, w.node_key())).collect()).collect()
+    };
+    let before = keys(&st);
+    assert!(before.iter().map(Vec::len).sum::<usize>() > 100);
+    for group in &before {
+        let distinct: std::collections::BTreeSet<&String> = group.iter().map(|(_, k)| k).collect();
+        assert_eq!(distinct.len(), group.len(), "unique in a lane: {group:?}");
+        for (id, k) in group {
+            let ObjectId::Window { key, window: crate::engine::time::Window::Time(tw) } = id else { continue };
+            assert!(k.starts_with(&format!("{key}:{}:{}:", tw.start, tw.end)), "{k} names {id:?}");
+        }
+    }
+    // Another run of an edited scenario: the windows it shares keep their keys.
+    let m = marble(&st, 5);
+    st.dispatch(start(DragStart::Element(5), m.x, 0.0));
+    st.dispatch(to(m.x + 3.0, 1.0));
+    st.dispatch(end());
+    later.answer_all(&mut st);
+    let after: std::collections::BTreeMap<ObjectId, String> = keys(&st).into_iter().flatten().collect();
+    let shared = before.iter().flatten().filter(|(id, k)| after.get(id) == Some(k)).count();
+    assert!(shared * 10 >= before.iter().map(Vec::len).sum::<usize>() * 9, "most windows keep their key");
+}
