@@ -145,6 +145,11 @@ pub fn answer_is_error(head: &[u8]) -> bool {
     head.get(HEADER_BYTES as usize) == Some(&1)
 }
 
+/// The slot of a failed run's answer ([`answer_is_error`]); `None` for any other answer.
+pub fn failed_slot(head: &[u8]) -> Option<RunSlot> {
+    header(head).map(|(_, slot, _)| slot).filter(|_| answer_is_error(head))
+}
+
 fn slot_byte(slot: RunSlot) -> u8 {
     match slot {
         RunSlot::Main => 0,
@@ -206,7 +211,11 @@ fn scenario_of(body: &[u8], base: Option<(u64, Scenario)>) -> Result<Scenario, S
         std::str::from_utf8(bytes).map_err(|e| e.to_string())
     }
     match body.split_first() {
-        Some((0, json)) => Scenario::from_json_str(text(json)?).map_err(|e| e.to_string()),
+        Some((0, json)) => {
+            // Not needed: gone before the new one is read (5 MB of JSON at 100,000 elements).
+            drop(base);
+            Scenario::from_json_str(text(json)?).map_err(|e| e.to_string())
+        }
         Some((1, rest)) if rest.len() >= 8 => {
             let (on, patch) = rest.split_at(8);
             let on = u64::from_le_bytes(on.try_into().map_err(|_| "a malformed patch".to_string())?);
@@ -715,16 +724,24 @@ mod tests {
         assert_eq!(whole, encode_request(&first), "nothing sent before: the whole scenario");
         let _ = answer(&whole);
         let mut sent = (1, first.scenario.clone());
-        for (revision, ts) in [(2, 1_500_000), (3, 40_000), (4, -5_000), (5, 2_999_000)] {
-            let next = moved(&first, revision, 1_234, ts);
+        // Patches of patches: each move is made to the scenario the last patch made (elements of
+        // two keys dragged in turn), and compared with a run of the whole scenario made here, which
+        // leaves the worker's scenario alone.
+        let mut scenario = first.clone();
+        for (revision, index, ts) in [(2, 1_234, 1_500_000), (3, 7, 40_000), (4, 1_234, -5_000), (5, 2_999, 2_999_000)]
+        {
+            let next = moved(&scenario, revision, index, ts);
             let patch = encode_request_after(&next, Some(&sent));
             assert_eq!(patch.get(HEADER_BYTES as usize), Some(&1), "a patch");
             assert!(patch.len() < 200, "a patch of one element is short: {} bytes", patch.len());
             let got = answer(&patch);
             assert!(!answer_is_error(&got));
-            // The whole scenario's answer, for comparison (the worker then holds it, as after the patch).
-            assert!(got == answer(&encode_request(&next)), "the patch's run is the whole scenario's (move to {ts})");
+            let run = execute(&next.scenario);
+            let mut whole = message(revision, next.slot, 0, encoded_len(&run));
+            encode_run(&run, &mut whole);
+            assert!(got == whole, "the patch's run is the whole scenario's (element {index} to {ts})");
             sent = (revision, next.scenario.clone());
+            scenario = next;
         }
     }
 
@@ -751,6 +768,13 @@ mod tests {
         }
         let many = RunRequest { scenario: Rc::new(many), ..moved(&first, 2, 3, 77) };
         assert!(!is_patch(&many));
+        let mut most = (*first.scenario).clone();
+        for item in most.input.iter_mut().take(PATCH_MAX_ITEMS) {
+            if let InputItem::Element(e) = item {
+                e.value += 1;
+            }
+        }
+        assert!(is_patch(&RunRequest { scenario: Rc::new(most), ..moved(&first, 2, 3, 77) }), "64 items: a patch");
         assert_eq!(encode_request_after(&many, Some(&sent)), encode_request(&many));
     }
 
@@ -765,6 +789,7 @@ mod tests {
         let wrong_base = encode_request_after(&next, Some(&(7, first.scenario.clone())));
         let got = answer(&wrong_base);
         assert!(answer_is_error(&got), "a patch to revision 7, which the worker never had");
+        assert_eq!(failed_slot(&got), Some(RunSlot::Main), "the page forgets what that slot's worker held");
         let mut q = WorkQueue::default();
         let _ = q.submit(next.clone(), 0.0);
         let (read, _) = q.answered(&got);
@@ -775,6 +800,7 @@ mod tests {
         assert!(answer_is_error(&answer(&right_base)));
         let whole = answer(&encode_request(&next));
         assert!(!answer_is_error(&whole));
+        assert_eq!(failed_slot(&whole), None);
         assert!(!answer_is_error(&answer(&encode_request_after(
             &moved(&first, 4, 10, 9),
             Some(&(2, next.scenario.clone()))
@@ -796,7 +822,8 @@ mod tests {
         let mut bad = encode_prime(42, &first.scenario);
         bad.truncate(100);
         assert!(answer(&bad).is_empty());
-        let after_bad = encode_request_after(&moved(&first, 43, 1, 1), Some(&(42, first.scenario.clone())));
+        // The worker held revision 41 before the bad prime: a patch to it fails now.
+        let after_bad = encode_request_after(&moved(&next, 43, 1, 1), Some(&(41, next.scenario.clone())));
         assert!(answer_is_error(&answer(&after_bad)), "nothing kept of a prime that did not read");
     }
 }

@@ -28,8 +28,8 @@ use crate::engine::InputItem;
 use crate::engine::Scenario;
 use crate::ui::action::Action;
 use crate::ui::runner::{
-    HEADER_BYTES, MainThreadRunner, PATCH_MAX_ITEMS, RunFinished, RunRequest, RunSlot, Runner, WorkQueue,
-    answer_is_error, encode_prime, encode_request_after,
+    HEADER_BYTES, MainThreadRunner, PATCH_MAX_ITEMS, RunFinished, RunRequest, RunSlot, Runner, WorkQueue, encode_prime,
+    encode_request_after, failed_slot,
 };
 
 /// Engine runs in a Web Worker, or on the main thread where there is none.
@@ -201,9 +201,9 @@ impl WorkerRunner {
         let head = bytes.subarray(0, (HEADER_BYTES + 1).min(bytes.length())).to_vec();
         let next = {
             let mut inner = self.0.borrow_mut();
-            if answer_is_error(&head) {
-                // The worker let go of that slot's scenario: the next request goes whole.
-                inner.sent = Default::default();
+            if let Some(slot) = failed_slot(&head) {
+                // The worker let go of that slot's scenario: its next request goes whole.
+                inner.sent[slot_index(slot)] = None;
             }
             inner.queue.done().zip(inner.worker.clone())
         };

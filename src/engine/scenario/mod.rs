@@ -503,7 +503,6 @@ impl std::error::Error for ScenarioError {}
 pub(crate) type Result<T> = std::result::Result<T, ScenarioError>;
 
 impl Scenario {
-    /// Tidemark's own limits in the page, beyond Flink's rules (those come from the operator).
     /// The indices of the input items in which `self` differs from `base`, when that is all that
     /// differs (the same configuration, as many items) and there are at most `max` of them: what
     /// [`Scenario::input_patch_json`] needs to turn `base` into `self`. A drag move changes one.
@@ -554,6 +553,7 @@ impl Scenario {
         Some(edits)
     }
 
+    /// Tidemark's own limits in the page, beyond Flink's rules (those come from the operator).
     pub fn check_limits(&self) -> Result<()> {
         self.check_limits_within(&limits::Limits::PAGE)
     }

@@ -635,7 +635,8 @@ impl Scenario {
                 Some(InputItem::Element(e)) if e.key == text => e.key.clone(),
                 _ => Key::interned(&mut keys, text),
             };
-            items.push((index, parse_item(item, &path, &mut same_key)?));
+            // Errors name the item as a whole read would (`input[i]…`).
+            items.push((index, parse_item(item, &format!("input[{index}]"), &mut same_key)?));
         }
         let replaced: Vec<(usize, InputItem)> =
             items.into_iter().map(|(index, item)| (index, std::mem::replace(&mut self.input[index], item))).collect();
@@ -659,18 +660,22 @@ impl Scenario {
                 .enumerate()
                 .any(|(j, item)| j != i && matches!(item, InputItem::Element(o) if o.key == *key))
         };
-        let new_key = replaced.iter().any(|(i, _)| match self.input.get(*i) {
-            Some(InputItem::Element(e)) => !key_elsewhere(*i, &e.key),
+        let new_key = replaced.iter().map(|(i, _)| *i).find(|&i| match self.input.get(i) {
+            Some(InputItem::Element(e)) => !key_elsewhere(i, &e.key),
             _ => false,
         });
-        if !new_key {
-            return Ok(());
-        }
+        let Some(i) = new_key else { return Ok(()) };
         let keys: std::collections::BTreeSet<&str> = self.elements().map(|e| e.key.as_str()).collect();
         if keys.len() > within.keys {
+            // A whole read's words.
             return Err(ScenarioError::new(
-                "patch",
-                format!("brings a key beyond the limit of {} distinct keys of {}", within.keys, within.who),
+                format!("input[{i}].key"),
+                format!(
+                    "is a new key beyond the limit of {} distinct keys of {}{}",
+                    within.keys,
+                    within.who,
+                    within.elsewhere()
+                ),
             ));
         }
         Ok(())
@@ -808,7 +813,7 @@ mod tests {
             ("[[1]]", "patch[0]: must be [index, item]"),
             (r#"[[40, {"wm": 1}]]"#, "patch[0]: has no input item at 40"),
             (r#"[[-1, {"wm": 1}]]"#, "patch[0]: has no input item at -1"),
-            (r#"[[0, {"wm": 1}], [1, {"id": 1, "ts": 5}]]"#, "patch[1].key: is missing"),
+            (r#"[[0, {"wm": 1}], [1, {"id": 1, "ts": 5}]]"#, "input[1].key: is missing"),
             (r#"[[0, {"wm": 1}], [1, {"id": 1, "key": "k1", "ts": 5, "partition": 1}]]"#, "checkpoint"),
             ("[[0, ", "patch: "),
         ];
@@ -825,7 +830,10 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let mut s = full.clone();
         let e = s.apply_input_patch(&format!(r#"[[{limit}, {{"id": 1, "key": "one too many", "ts": 5}}]]"#));
-        assert!(e.is_err_and(|e| e.to_string().contains("beyond the limit of 10000 distinct keys")));
+        assert!(e.is_err_and(|e| {
+            e.to_string()
+                .starts_with(&format!("input[{limit}].key: is a new key beyond the limit of 10000 distinct keys"))
+        }));
         assert_eq!(s, full, "replaced nothing");
         s.apply_input_patch(&format!(r#"[[{limit}, {{"id": 1, "key": "k7", "ts": 5}}]]"#))
             .unwrap_or_else(|e| panic!("a key it has: {e}"));
