@@ -174,6 +174,46 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('after a large run the press primes the fresh worker: the scenario goes once, before the moves, which go as patches', async (t) => {
+  // 30,000 elements: the load's answer (≈ 13 MB) is over RECYCLE_ANSWER_BYTES, so the worker is
+  // replaced after it and holds nothing when the drag starts.
+  const { sc, page } = await streamAtTheEnd(t, 30000, 'canvas', async () => {});
+  await page.evaluate(() => {
+    window.__posts = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, transfer) {
+      if (message && message.byteLength !== undefined) {
+        window.__posts.push({ bytes: message.byteLength, kind: new Uint8Array(message)[9] });
+      }
+      return post.call(this, message, transfer);
+    };
+  });
+  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const id = Number(await entry.getAttribute('data-id'));
+  const box = await entry.boundingBox();
+  const revision = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  // The prime goes in a task of its own right after the press.
+  await until(page, 'the prime after the press', () => page.evaluate(() => window.__posts.length), (n) => n >= 1);
+  for (let i = 1; i <= 8; i++) await page.mouse.move(x + i * 5, y);
+  await page.mouse.up();
+  await runSettled(page, revision, 60000);
+  const posts = await page.evaluate(() => window.__posts);
+  assert.equal(posts[0].kind, 2, `the first message is the prime: ${JSON.stringify(posts)}`);
+  assert.ok(posts[0].bytes > 500000, `the prime carries the whole scenario: ${posts[0].bytes} bytes`);
+  const rest = posts.slice(1);
+  assert.ok(rest.length >= 2, `the moves and the drop: ${JSON.stringify(posts)}`);
+  assert.ok(rest.every((p) => p.kind === 1 && p.bytes <= 2000), `every move and the drop a patch: ${JSON.stringify(posts)}`);
+  // And the patches ran on the primed scenario: the page's outputs are the command line's.
+  const ts1 = Number(await page.locator(`[data-testid="element"][data-id="${id}"]`).getAttribute('data-ts'));
+  const dragged = structuredClone(sc);
+  dragged.input.find((e) => e.id === id).ts = ts1;
+  const digest = await page.locator('[data-testid="outputs"]').getAttribute('data-run-digest');
+  assert.equal(digest, fnv(cliRun(dragged)), "the page's outputs after the drag are the command line's");
+});
+
 test('1,000 elements on SVG: the dragged marble follows the pointer while its runs are out, and the run shows once the pointer rests', { timeout: 120000 }, async (t) => {
   const { sc, app, page } = await streamAtTheEnd(t, 1000, 'svg', async (_, page) => {
     const runner = await page.locator('[data-testid="run-status"]').getAttribute('data-runner');
