@@ -125,7 +125,7 @@ pub struct WindowItem {
     pub merged: bool,
     pub count: usize,
     pub firings: u32,
-    pub label: Rc<str>,
+    pub label: BandLabel,
     pub x0: f64,
     pub width: f64,
     pub y: f64,
@@ -141,6 +141,28 @@ pub struct WindowItem {
     pub pulse: Option<Rc<str>>,
     pub emptying: Option<Rc<str>>,
     pub tab: TabStop,
+}
+
+/// What a window band says inside it. The count is not written out per band: a 100,000-element
+/// stream's 65,000 bands are all narrow (their label is the count), and the canvas backend draws
+/// the count itself where it fits; a text of their own cost two allocations each per scene build.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BandLabel {
+    None,
+    /// The number of elements in the window's state (`WindowItem::count`).
+    Count,
+    Text(Rc<str>),
+}
+
+impl BandLabel {
+    /// The text to show, if any, for a band of `count` elements.
+    pub fn text(&self, count: usize) -> Option<String> {
+        match self {
+            BandLabel::None => None,
+            BandLabel::Count => Some(count.to_string()),
+            BandLabel::Text(t) => Some(t.to_string()),
+        }
+    }
 }
 
 impl WindowItem {

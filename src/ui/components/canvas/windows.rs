@@ -86,8 +86,8 @@ fn WindowBand(p: &WindowBandProps) -> Html {
             if let (Some(shape), true) = (state_shape(w.state), width > 16.0) {
                 <path class="state-mark" d={shape.path(x0 + width - 8.0, y + 6.0, 3.5)} />
             }
-            if !w.label.is_empty() {
-                <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ w.label.to_string() }</text>
+            if let Some(label) = w.label.text(w.count) {
+                <text class="band-label" x={px(x0.max(0.0) + 5.0)} y={px(y + h / 2.0 + 3.0)}>{ label }</text>
             }
             <title>{ window_name(w) }</title>
         </g>

@@ -20,8 +20,8 @@ use super::fold::{Effect, StepFold, result_text};
 use super::layout::{RunLayout, dims};
 use super::nav::Focusable;
 use super::{
-    Axis, Backend, BoundItem, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS, Scene,
-    SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
+    Axis, Backend, BandLabel, BoundItem, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS,
+    Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
 };
 
 /// Everything a scene is built from.
@@ -299,20 +299,22 @@ impl<'a> SceneInput<'a> {
             let width = (x1 - x0 - 1.0).max(2.0);
             let last = self.fold.last_fire.get(wi).copied().flatten();
             let label = match w.state {
-                WindowState::Merged { .. } => String::new(),
-                WindowState::CleanedUp if width > 80.0 => "cleaned up".to_string(),
-                WindowState::CleanedUp => String::new(),
+                WindowState::Merged { .. } => BandLabel::None,
+                WindowState::CleanedUp if width > 80.0 => BandLabel::Text(Rc::from("cleaned up")),
+                WindowState::CleanedUp => BandLabel::None,
                 _ => {
                     let n = w.contents.len();
                     match (width, last) {
-                        (w, Some(_)) if w > 150.0 => {
-                            format!("{n} in state · {}", result_text(self.shown, self.run, last, self.values))
-                        }
-                        (w, Some(_)) if w > 70.0 => {
-                            format!("{n} · {}", result_text(self.shown, self.run, last, self.values))
-                        }
-                        (w, None) if w > 90.0 => format!("{n} in state"),
-                        _ => n.to_string(),
+                        (w, Some(_)) if w > 150.0 => BandLabel::Text(Rc::from(format!(
+                            "{n} in state · {}",
+                            result_text(self.shown, self.run, last, self.values)
+                        ))),
+                        (w, Some(_)) if w > 70.0 => BandLabel::Text(Rc::from(format!(
+                            "{n} · {}",
+                            result_text(self.shown, self.run, last, self.values)
+                        ))),
+                        (w, None) if w > 90.0 => BandLabel::Text(Rc::from(format!("{n} in state"))),
+                        _ => BandLabel::Count,
                     }
                 }
             };
@@ -339,7 +341,7 @@ impl<'a> SceneInput<'a> {
                 merged,
                 count: w.contents.len(),
                 firings: w.firings,
-                label: Rc::from(label),
+                label,
                 x0,
                 width,
                 y: lane.row_y(row),

@@ -421,3 +421,36 @@ fn window_bands_node_keys_are_unique_and_stable() {
     let shared = before.iter().flatten().filter(|(id, k)| after.get(id) == Some(k)).count();
     assert!(shared * 10 >= before.iter().map(Vec::len).sum::<usize>() * 9, "most windows keep their key");
 }
+
+/// A band says its count, made when drawn (`BandLabel::Count`) where it is too narrow for more,
+/// and a text of its own (the count first) where it is wide enough; merged sessions say nothing.
+#[test]
+fn window_bands_say_their_count_or_more_where_they_are_wide() {
+    use crate::ui::scene::BandLabel;
+    let (st, _later) = later_loaded(&spread(1500));
+    let items: Vec<&crate::ui::scene::WindowItem> = st.scene.windows.iter().flat_map(|g| g.items.iter()).collect();
+    let (mut counts, mut texts) = (0, 0);
+    for w in &items {
+        match &w.label {
+            BandLabel::Count => {
+                counts += 1;
+                assert!(w.width <= 150.0, "a wide band says more than its count: {w:?}");
+                assert_eq!(w.label.text(w.count), Some(w.count.to_string()));
+            }
+            BandLabel::Text(t) => {
+                texts += 1;
+                assert!(w.width > 70.0, "{t} on a band {} px wide", w.width);
+                assert!(t.starts_with(&w.count.to_string()) || &**t == "cleaned up", "{t}");
+            }
+            BandLabel::None => assert!(w.merged || w.state == "cleaned", "{w:?}"),
+        }
+    }
+    assert!(texts > 0 && counts + texts > 0, "some bands are wide enough for a text: {} items", items.len());
+    // Zoomed out, every band is narrow: counts only, no text made.
+    let mut st = st;
+    for _ in 0..6 {
+        st.dispatch(Action::View(crate::ui::action::ViewAction::ZoomAt { px: 600.0, factor: 0.5 }));
+    }
+    let narrow = st.scene.windows.iter().flat_map(|g| g.items.iter()).filter(|w| matches!(w.label, BandLabel::Text(_)));
+    assert_eq!(narrow.count(), 0);
+}
