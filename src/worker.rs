@@ -3,9 +3,11 @@
 //! one of two tasks:
 //!
 //! - the engine (the page's runner, `src/ui/worker_runner.rs`): every message's bytes go to
-//!   [`answer`](tidemark::ui::runner::answer): the request's scenario, run by the same
+//!   [`answer`](tidemark::ui::runner::answer): the request's scenario (sent whole, or as a patch
+//!   of the last one this worker was sent for its slot, which it keeps), run by the same
 //!   `ui::runner::execute` as the page's main-thread runner, answered as bytes with the request's
-//!   revision and slot (`src/ui/runner.rs` has the protocol);
+//!   revision and slot; a prime (the scenario a drag is about to edit) is kept, not answered
+//!   (`src/ui/runner.rs` has the protocol);
 //! - the import of a file over 1 MB (`engine-worker.js?…&task=import`, started for one parse by
 //!   the import dialog, `src/ui/import_worker.rs`): the message's bytes (the mapping and the file)
 //!   go to [`parse_import`], which posts its progress after every chunk and answers with the parsed
