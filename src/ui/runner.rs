@@ -150,7 +150,8 @@ pub fn failed_slot(head: &[u8]) -> Option<RunSlot> {
     header(head).map(|(_, slot, _)| slot).filter(|_| answer_is_error(head))
 }
 
-fn slot_byte(slot: RunSlot) -> u8 {
+/// A slot's byte in the messages, and its index in per-slot arrays.
+pub(crate) fn slot_byte(slot: RunSlot) -> u8 {
     match slot {
         RunSlot::Main => 0,
         RunSlot::Compare => 1,

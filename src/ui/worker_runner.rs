@@ -29,7 +29,7 @@ use crate::engine::Scenario;
 use crate::ui::action::Action;
 use crate::ui::runner::{
     HEADER_BYTES, MainThreadRunner, PATCH_MAX_ITEMS, RunFinished, RunRequest, RunSlot, Runner, WorkQueue, encode_prime,
-    encode_request_after, failed_slot,
+    encode_request_after, failed_slot, slot_byte,
 };
 
 /// Engine runs in a Web Worker, or on the main thread where there is none.
@@ -86,11 +86,10 @@ pub const LIVE_DRAG_MAX: usize = 500;
 /// but the last scenario of each slot (a fresh one is sent the next whole).
 pub const RECYCLE_ANSWER_BYTES: u32 = 8 << 20;
 
-fn slot_index(slot: RunSlot) -> usize {
-    match slot {
-        RunSlot::Main => 0,
-        RunSlot::Compare => 1,
-    }
+/// Posts a message's bytes to the worker, their buffer transferred.
+fn send(worker: &Worker, message: &[u8]) -> Result<(), JsValue> {
+    let bytes = Uint8Array::from(message);
+    worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer()))
 }
 
 /// Lets an answer's buffer go now, not at the next GC: read, stale, replaced by a newer drag
@@ -184,13 +183,12 @@ impl WorkerRunner {
     fn post(&self, worker: &Worker, request: &RunRequest) -> Result<(), JsValue> {
         let encoded = {
             let mut inner = self.0.borrow_mut();
-            let sent = &mut inner.sent[slot_index(request.slot)];
+            let sent = &mut inner.sent[slot_byte(request.slot) as usize];
             let encoded = encode_request_after(request, sent.as_ref());
             *sent = Some((request.revision, request.scenario.clone()));
             encoded
         };
-        let bytes = Uint8Array::from(encoded.as_slice());
-        worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer()))
+        send(worker, &encoded)
     }
 
     fn on_message(&self, data: JsValue) {
@@ -203,7 +201,7 @@ impl WorkerRunner {
             let mut inner = self.0.borrow_mut();
             if let Some(slot) = failed_slot(&head) {
                 // The worker let go of that slot's scenario: its next request goes whole.
-                inner.sent[slot_index(slot)] = None;
+                inner.sent[slot_byte(slot) as usize] = None;
             }
             inner.queue.done().zip(inner.worker.clone())
         };
@@ -290,7 +288,7 @@ impl WorkerRunner {
             // (Above the main thread's limit: below it the whole scenario's JSON is cheap.)
             let large =
                 scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).nth(RUN_HERE_MAX).is_some();
-            let held = inner.sent[slot_index(RunSlot::Main)]
+            let held = inner.sent[slot_byte(RunSlot::Main) as usize]
                 .as_ref()
                 .is_some_and(|(_, sent)| scenario.input_edits(sent, PATCH_MAX_ITEMS).is_some());
             match &inner.worker {
@@ -298,9 +296,8 @@ impl WorkerRunner {
                 _ => return,
             }
         };
-        let bytes = Uint8Array::from(encode_prime(revision, scenario).as_slice());
-        if worker.post_message_with_transfer(&bytes.buffer(), &Array::of1(&bytes.buffer())).is_ok() {
-            self.0.borrow_mut().sent[slot_index(RunSlot::Main)] = Some((revision, scenario.clone()));
+        if send(&worker, &encode_prime(revision, scenario)).is_ok() {
+            self.0.borrow_mut().sent[slot_byte(RunSlot::Main) as usize] = Some((revision, scenario.clone()));
         }
     }
 

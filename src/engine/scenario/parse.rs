@@ -577,15 +577,7 @@ impl Scenario {
             let item = parse_item(item, &format!("input[{i}]"), &mut |text| Key::interned(&mut keys, text))?;
             // (Only an element's key is interned: the set grows past the limit with a new key.)
             if keys.len() > within.keys {
-                return Err(ScenarioError::new(
-                    format!("input[{i}].key"),
-                    format!(
-                        "is a new key beyond the limit of {} distinct keys of {}{}",
-                        within.keys,
-                        within.who,
-                        within.elsewhere()
-                    ),
-                ));
+                return Err(new_key_beyond_limit(i, within));
             }
             input.push(item);
         }
@@ -608,6 +600,20 @@ impl Scenario {
         scenario.check_limits_within(within)?;
         Ok(scenario)
     }
+}
+
+/// Input item `i` brought a key beyond the limit of distinct keys (a whole read's words, and a
+/// patch's).
+fn new_key_beyond_limit(i: usize, within: &Limits) -> ScenarioError {
+    ScenarioError::new(
+        format!("input[{i}].key"),
+        format!(
+            "is a new key beyond the limit of {} distinct keys of {}{}",
+            within.keys,
+            within.who,
+            within.elsewhere()
+        ),
+    )
 }
 
 impl Scenario {
@@ -667,16 +673,7 @@ impl Scenario {
         let Some(i) = new_key else { return Ok(()) };
         let keys: std::collections::BTreeSet<&str> = self.elements().map(|e| e.key.as_str()).collect();
         if keys.len() > within.keys {
-            // A whole read's words.
-            return Err(ScenarioError::new(
-                format!("input[{i}].key"),
-                format!(
-                    "is a new key beyond the limit of {} distinct keys of {}{}",
-                    within.keys,
-                    within.who,
-                    within.elsewhere()
-                ),
-            ));
+            return Err(new_key_beyond_limit(i, within));
         }
         Ok(())
     }
