@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 /// An element's key (`keyBy`'s value): text behind a shared pointer. A copy of an input is a copy
 /// of its items, not an allocation per element, and the scenario reader gives every element of
-/// one key the same text (`Key::interner`). The page copies the whole input at every drag move
-/// (Yew's previous state shares it): with a `String` per key, the copy and the old input's drop
+/// one key the same text (`Key::interned`). The page copies the whole input at drag moves (the
+/// run on show's scenario and the last request share it): with a `String` per key, the copy and the old input's drop
 /// cost 12-19 ms of every move at 100,000 elements. It reads, compares, hashes and prints as the
 /// text it holds (`Debug` too, as a `String` would).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -29,6 +29,7 @@ use crate::ui::hooks::{
     ExtrasView, use_app, use_autosave, use_extras_view, use_frame_clock, use_hash_link, use_host_api, use_keyboard,
     use_resize_observer, use_saved_fragment, use_sound, use_url_sync,
 };
+use crate::ui::state::AppState;
 
 /// Installs the panic hook: the console message, plus a visible banner instead of a dead page.
 pub fn install_panic_hook() {
@@ -70,11 +71,12 @@ pub fn App() -> Html {
     let saved = use_saved_fragment(&state);
     use_autosave(&state, saved.clone());
     use_url_sync(&state, saved, written);
-    use_frame_clock(state.play.playing, state.dispatcher());
+    use_frame_clock(state.get().play.playing, state.dispatcher());
     use_host_api(&state);
     use_sound(&state);
 
-    let s = &*state;
+    let s = state.get();
+    let s: &AppState = &s;
     let mode = s.teach.mode;
     let embed = mode == Mode::Embed;
     let comparing = s.compare.is_some();

@@ -249,7 +249,8 @@ fn chip_of(e: &MouseEvent) -> Option<usize> {
 #[component]
 pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let state = props.state.clone();
-    let s: &AppState = &state;
+    let s = state.get();
+    let s: &AppState = &s;
     let dragging = matches!(s.drag, Some(Drag::Arrival { .. }));
     let (from, over, over_partition) = match s.drag {
         Some(Drag::Arrival { from, over, partition }) => (Some(from), Some(over), partition),

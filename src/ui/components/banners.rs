@@ -14,9 +14,10 @@ pub struct BannersProps {
 #[component]
 pub fn Banners(props: &BannersProps) -> Html {
     let state = &props.state;
+    let s = state.get();
     html! {
         <div class="banners">
-            if let Some(n) = &state.edits.notice {
+            if let Some(n) = &s.edits.notice {
                 <div class="notice" role="status" data-testid="notice">
                     <span class="notice-text" title={n.text.clone()}>{ n.text.clone() }</span>
                     if n.undo {
@@ -28,7 +29,7 @@ pub fn Banners(props: &BannersProps) -> Html {
                             onclick={send(state, Action::DismissNotice)}>{ "×" }</button>
                 </div>
             }
-            { for state.chrome.banners.iter().enumerate().map(|(i, b)| html! {
+            { for s.chrome.banners.iter().enumerate().map(|(i, b)| html! {
                 <div class="banner" role="alert" data-testid="error-banner" key={format!("{i}{b}")}>
                     <span>{ b.clone() }</span>
                     <button aria-label="Dismiss" onclick={send(state, Action::Panel(PanelAction::DismissBanner(i)))}>{ "×" }</button>

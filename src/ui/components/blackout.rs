@@ -18,7 +18,7 @@ fn teach(state: &AppHandle, a: TeachAction) {
 #[component]
 pub fn Blackout(props: &StateProps) -> Html {
     let state = props.state.clone();
-    if !state.teach.blackout {
+    if !state.get().teach.blackout {
         return Html::default();
     }
     let off = Callback::from(move |_| teach(&state, TeachAction::ToggleBlackout));

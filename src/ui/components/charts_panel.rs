@@ -100,7 +100,8 @@ pub struct ChartsPanelProps {
 
 #[component]
 pub fn ChartsPanel(props: &ChartsPanelProps) -> Html {
-    let s: &AppState = &props.state;
+    let s = props.state.get();
+    let s: &AppState = &s;
     let scenario = use_scenario_json(&s.doc.scenario);
     // The partitions chart only where it has something to show (asked of the extras module).
     let extras = use_extras().and_then(Result::ok);

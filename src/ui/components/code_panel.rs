@@ -21,7 +21,8 @@ pub struct CodePanelProps {
 #[component]
 pub fn CodePanel(props: &CodePanelProps) -> Html {
     let state = props.state.clone();
-    let s: &AppState = &state;
+    let s = state.get();
+    let s: &AppState = &s;
     let dialect = s.teach.dialect.unwrap_or(Dialect::Java);
     let json = use_scenario_json(&s.doc.scenario);
     let extras = use_extras();

@@ -58,10 +58,11 @@ pub fn ComparePanel(props: &ComparePanelProps) -> Html {
             { example(CompareExample::Idleness, "Without vs with idleness", "compare-idleness") }
         </div>
     };
-    let Some(c) = &state.compare else {
+    let s = state.get();
+    let Some(c) = &s.compare else {
         let open = {
             let state = state.clone();
-            let copy = (*state.doc.scenario).clone();
+            let copy = (*s.doc.scenario).clone();
             Callback::from(move |_| {
                 let b = crate::engine::Scenario { input: Vec::new(), ..copy.clone() };
                 state.dispatch(Action::Compare(CompareAction::Open(Box::new(b))))
@@ -86,7 +87,7 @@ pub fn ComparePanel(props: &ComparePanelProps) -> Html {
     };
     html! {
         <div class="compare-panel" data-testid="compare-panel">
-            <p><strong>{ "A: " }</strong>{ summary(&state.doc.scenario) }{ " (the Configure tab)" }</p>
+            <p><strong>{ "A: " }</strong>{ summary(&s.doc.scenario) }{ " (the Configure tab)" }</p>
             <p><strong>{ "B: " }</strong>{ summary(b) }</p>
             <label class="field"><span>{ "B's window" }</span>{ tvf_select(&state, Side::B, b.tvf, "compare-b-tvf") }</label>
             { ms_field(&state, "B's bound (ms)", bound, "compare-b-bound", CompareAction::SetBound) }

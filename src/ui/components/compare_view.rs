@@ -21,7 +21,7 @@ pub fn side_label(side: &'static str, what: String) -> Html {
 
 #[component]
 pub fn CompareView(props: &CompareViewProps) -> Html {
-    let Some(c) = &props.state.compare else { return Html::default() };
+    let Some(c) = &props.state.get().compare else { return Html::default() };
     let diff = &c.diff;
     let n = diff.rows.len();
     html! {

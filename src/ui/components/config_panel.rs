@@ -17,14 +17,14 @@ use crate::ui::state::config::ConfigView;
 
 /// The form for the state's scenario.
 pub fn config_panel(state: &AppHandle) -> Html {
-    let scenario = &state.doc.scenario;
+    let s = state.get();
+    let scenario = &s.doc.scenario;
     let on_edit = {
         let state = state.clone();
         Callback::from(move |edit: ConfigEdit| state.dispatch(Action::Config(edit)))
     };
-    let form =
-        html! { <ConfigForm view={state.config.view(scenario)} errors={state.config.errors(scenario)} {on_edit} /> };
-    if !state.teach.locked {
+    let form = html! { <ConfigForm view={s.config.view(scenario)} errors={s.config.errors(scenario)} {on_edit} /> };
+    if !s.teach.locked {
         return form;
     }
     // A lab page locked editing: every control of the form is disabled, and says why.

@@ -16,16 +16,17 @@ pub struct ContextMenuProps {
 #[component]
 pub fn ContextMenu(props: &ContextMenuProps) -> Html {
     let state = &props.state;
-    let Some(menu) = state.chrome.menu.clone() else { return Html::default() };
+    let s = state.get();
+    let Some(menu) = s.chrome.menu.clone() else { return Html::default() };
     let item = |label: String, action: Action, testid: &'static str| {
         html! { <button role="menuitem" data-testid={testid} onclick={send(state, action)}>{ label }</button> }
     };
     let items = match &menu.target {
         MenuTarget::Element(i) => {
-            let what = match state.doc.element(*i) {
+            let what = match s.doc.element(*i) {
                 Some(e) => {
-                    let ordinal = state.doc.layout.elem_of_input.get(*i).copied().flatten().map(|o| o as usize);
-                    let outcome = ordinal.and_then(|o| state.fold.view.elements.get(o).copied().flatten());
+                    let ordinal = s.doc.layout.elem_of_input.get(*i).copied().flatten().map(|o| o as usize);
+                    let outcome = ordinal.and_then(|o| s.fold.view.elements.get(o).copied().flatten());
                     format!("element {} · {}", e.id, outcome_text(outcome))
                 }
                 None => String::new(),

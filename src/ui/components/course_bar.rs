@@ -22,7 +22,8 @@ fn teach(state: &AppHandle, a: TeachAction) {
 
 /// Copies a share link (or embed code) and records what was copied.
 fn share(state: &AppHandle, what: &'static str) {
-    let s: &AppState = state;
+    let s = state.get();
+    let s: &AppState = &s;
     let base = export::base_url();
     let text = match what {
         "embed" => {
@@ -43,7 +44,8 @@ fn share(state: &AppHandle, what: &'static str) {
 }
 
 fn export_action(state: &AppHandle, what: &str) {
-    let s: &AppState = state;
+    let s = state.get();
+    let s: &AppState = &s;
     let stem =
         export::file_stem(&s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.id.clone()));
     let result = match what {
@@ -90,7 +92,8 @@ pub fn open_file(state: &AppHandle, file: web_sys::File, reader: &std::rc::Rc<st
 #[component]
 pub fn CourseBar(props: &StateProps) -> Html {
     let state = props.state.clone();
-    let s: &AppState = &state;
+    let s = state.get();
+    let s: &AppState = &s;
     // The import's file reader: dropping it would cancel the read.
     let reader = use_mut_ref(|| None::<FileReader>);
     let mode_button = |m: Mode, label: &'static str, title: &'static str| {

@@ -11,7 +11,7 @@ use crate::ui::state::chrome::Editor;
 
 /// The dialog for the state's open editor, if any.
 pub fn editor_dialog(state: &AppHandle) -> Html {
-    let Some(editor) = state.chrome.editor.clone() else { return Html::default() };
+    let Some(editor) = state.get().chrome.editor.clone() else { return Html::default() };
     let on_input = {
         let state = state.clone();
         Callback::from(move |(f, v): (EditorField, String)| state.dispatch(Action::Editor(EditorAction::Input(f, v))))

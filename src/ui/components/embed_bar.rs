@@ -15,7 +15,8 @@ pub struct StateProps {
 /// Embed mode's top line: the preset's title and a way out to the full app.
 #[component]
 pub fn EmbedBar(props: &StateProps) -> Html {
-    let s: &AppState = &props.state;
+    let s = props.state.get();
+    let s: &AppState = &s;
     let title = s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.title.clone());
     let share = s.teach.share_fragment(&s.doc.scenario, s.play.step, s.steps());
     let href = format!("{}#{share}{}", export::base_url(), s.compare_param()).replace("&mode=embed", "");

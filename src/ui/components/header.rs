@@ -20,13 +20,14 @@ pub fn Header(props: &HeaderProps) -> Html {
             <button class="tool" {title} aria-label={title} data-testid={testid} onclick={send(state, action)}>{ label }</button>
         }
     };
-    let scenario = &state.doc.scenario;
+    let s = state.get();
+    let scenario = &s.doc.scenario;
     html! {
         <header class="header">
             <h1 class="brand" title="Apache Flink's event-time window operator, made visible">{ "Tidemark" }</h1>
             <span class="scenario-name" title={scenario.description.clone()} data-testid="scenario-name">{ scenario.name.clone() }</span>
             <PresetMenu state={state.clone()} />
-            { locked_badge(state.teach.locked) }
+            { locked_badge(s.teach.locked) }
             <span class="spacer" />
             { b("−", "Zoom out (-)", "zoom-out", Action::View(ViewAction::ZoomOut)) }
             { b("+", "Zoom in (+)", "zoom-in", Action::View(ViewAction::ZoomIn)) }

@@ -1,7 +1,7 @@
 //! The narration under the canvas: the step's headline and details (a live region), the preset's
 //! goal, the quiz's score, and in quiz mode the question.
 
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use yew::prelude::*;
 
@@ -24,7 +24,8 @@ pub struct StateProps {
 #[component]
 pub fn Narration(props: &StateProps) -> Html {
     let state = props.state.clone();
-    let s: &AppState = &state;
+    let s = state.get();
+    let s: &AppState = &s;
     let step = s.play.step;
     // Made again for another run, step or unit of values only, and not during a drag: a drag
     // re-runs per pointer move, and the live region says the step once the element is dropped.
@@ -32,7 +33,8 @@ pub fn Narration(props: &StateProps) -> Html {
     let said = {
         let mut cache = cache.borrow_mut();
         let kept = cache.as_ref().filter(|c| {
-            s.drag.is_some() || (Rc::ptr_eq(&c.run, &s.doc.run) && c.step == step && c.values == s.teach.values)
+            s.drag.is_some()
+                || (Weak::ptr_eq(&c.run, &Rc::downgrade(&s.doc.run)) && c.step == step && c.values == s.teach.values)
         });
         if let Some(c) = kept {
             c.text.clone()
@@ -47,7 +49,7 @@ pub fn Narration(props: &StateProps) -> Html {
                 .unwrap_or_default();
             // The page's fold is the settled view at this step of this run (`AppState::refresh`).
             let text = Rc::new((ctx.narrate_step_with(step, &s.fold.view), course_notes));
-            *cache = Some(Said { run: s.doc.run.clone(), step, values: s.teach.values, text: text.clone() });
+            *cache = Some(Said { run: Rc::downgrade(&s.doc.run), step, values: s.teach.values, text: text.clone() });
             text
         }
     };
@@ -101,9 +103,10 @@ pub fn Narration(props: &StateProps) -> Html {
     }
 }
 
-/// What the narration said last, and of what.
+/// What the narration said last, and of what (the run weakly: a replaced run goes at once, not
+/// at the next render; its allocation is not reused while the `Weak` is held, so identity holds).
 struct Said {
-    run: Rc<Run>,
+    run: Weak<Run>,
     step: usize,
     values: ValueFormat,
     text: Rc<(StepNarration, Vec<String>)>,

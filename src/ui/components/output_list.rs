@@ -31,7 +31,8 @@ fn window_text(w: &Window) -> String {
 
 #[component]
 pub fn OutputList(props: &OutputListProps) -> Html {
-    let s: &AppState = &props.state;
+    let s = props.state.get();
+    let s: &AppState = &s;
     let upto = s.fold.view.outputs.min(s.doc.run.outputs.len());
     let (fresh, fresh_late) = if s.play.animate {
         let fired = s.fold.effects.iter().filter_map(|e| match e {
@@ -44,13 +45,33 @@ pub fn OutputList(props: &OutputListProps) -> Html {
     };
     let dragging = s.drag.is_some();
     let recovery = s.doc.layout.recovery;
-    html! { <OutputRows run={s.doc.run.clone()} scenario={s.doc.shown_scenario.clone()} {recovery} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} /> }
+    let (function, side_output) = (s.doc.shown_scenario.function, s.doc.shown_scenario.side_output);
+    html! {
+        <OutputRows from={RowsFrom(props.state.clone())} outputs_version={s.doc.outputs_version} {function} {side_output}
+            {recovery} {upto} {fresh} {fresh_late} {dragging} values={s.teach.values} />
+    }
 }
 
-#[derive(Properties)]
+/// The state the rows are read from when drawn (a virtual list draws rows as it scrolls): the
+/// run on show and its scenario. Always equal: the rows are compared by the document's
+/// `outputs_version` and the other props, and no run is held between renders (a replaced run
+/// goes at once, not at the list's next render: at 100,000 elements 70-110 MB).
+#[derive(Clone)]
+struct RowsFrom(AppHandle);
+
+impl PartialEq for RowsFrom {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+#[derive(Properties, PartialEq)]
 struct OutputRowsProps {
-    run: Rc<Run>,
-    scenario: Rc<Scenario>,
+    from: RowsFrom,
+    /// `Doc::outputs_version` of the run on show.
+    outputs_version: u64,
+    function: WindowFunctionSpec,
+    side_output: bool,
     /// The scenario has checkpoint / crash items (`RunLayout::recovery`).
     recovery: bool,
     /// How many of `run.outputs` were emitted up to the playhead.
@@ -64,31 +85,6 @@ struct OutputRowsProps {
     values: ValueFormat,
 }
 
-/// Equal when the rows would be: a drag re-runs the engine, but the outputs up to the playhead
-/// often stay the same, and then the list is not rendered again.
-impl PartialEq for OutputRowsProps {
-    fn eq(&self, other: &Self) -> bool {
-        fn outputs(p: &OutputRowsProps) -> &[Output] {
-            p.run.outputs.get(..p.upto).unwrap_or(&[])
-        }
-        fn values(p: &OutputRowsProps) -> impl Iterator<Item = i64> + '_ {
-            p.run.elements.iter().map(|e| e.value)
-        }
-        self.upto == other.upto
-            && self.dragging == other.dragging
-            && self.values == other.values
-            && self.fresh == other.fresh
-            && self.fresh_late == other.fresh_late
-            && self.recovery == other.recovery
-            && self.scenario.function == other.scenario.function
-            && self.scenario.side_output == other.scenario.side_output
-            && (Rc::ptr_eq(&self.run, &other.run)
-                || (outputs(self) == outputs(other)
-                    && self.run.keys == other.run.keys
-                    && values(self).eq(values(other))))
-    }
-}
-
 /// Lists longer than this are virtualised: only the rows in (and near) the visible part exist.
 const VIRTUAL_ABOVE: usize = 300;
 /// A virtualised row's height (CSS px; `.rows.virtual > li` in the stylesheet).
@@ -100,8 +96,12 @@ const VISIBLE: usize = 40;
 
 #[component]
 fn OutputRows(p: &OutputRowsProps) -> Html {
-    let upto = p.upto.min(p.run.outputs.len());
-    let outputs = &p.run.outputs[..upto];
+    // Equal props when the rows would be: a drag re-runs the engine, but the outputs often stay
+    // the same (the same `outputs_version`), and then the list is not rendered again.
+    let st = p.from.0.get();
+    let run = &st.doc.run;
+    let upto = p.upto.min(run.outputs.len());
+    let outputs = &run.outputs[..upto];
     let fires: Vec<usize> = (0..upto)
         .filter(|i| matches!(outputs[*i], Output::Fire(_) | Output::Tvf(_) | Output::Process(_) | Output::Recovery(_)))
         .collect();
@@ -119,26 +119,32 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     let (n_rows, n_lates) = (fires.len(), lates.len());
     let n_fires = n_rows - n_recovery;
     // Not during a drag: a digest of 10,000 lines costs more than a frame.
-    let digest = use_memo((RunPtr(p.run.clone()), upto, p.dragging), |(r, upto, dragging)| {
-        if *dragging { String::new() } else { digest_of(&r.0.outputs[..*upto], &r.0.keys).to_string() }
+    let digest = use_memo((p.outputs_version, upto, p.dragging), |(_, upto, dragging)| {
+        if *dragging { String::new() } else { digest_of(&run.outputs[..*upto], &run.keys).to_string() }
     });
     let fire_row = {
-        let (run, scenario, fresh, values) = (p.run.clone(), p.scenario.clone(), p.fresh.clone(), p.values);
+        let (from, fresh, values) = (p.from.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
         let recovery = p.recovery;
         Callback::from(move |n: usize| {
-            fires.get(n).map_or_else(Html::default, |i| output_row(&run, &scenario, &fresh, values, recovery, *i))
+            let s = from.0.get();
+            let (run, scenario) = (&s.doc.run, &s.doc.shown_scenario);
+            fires.get(n).map_or_else(Html::default, |i| output_row(run, scenario, &fresh, values, recovery, *i))
         })
     };
     let late_row = {
-        let (run, fresh_late) = (p.run.clone(), p.fresh_late);
+        let (from, fresh_late) = (p.from.clone(), p.fresh_late);
         let lates = Rc::new(lates);
-        Callback::from(move |n: usize| match lates.get(n).and_then(|i| run.outputs.get(*i)) {
-            Some(Output::Late { elem, id, key, ts, .. }) => html! {
-                <LateRow key={*elem} elem={*elem} id={*id} key_name={AttrValue::from(run.key_name(*key).to_string())}
-                    ts={*ts} fresh={fresh_late} />
-            },
-            _ => Html::default(),
+        Callback::from(move |n: usize| {
+            let s = from.0.get();
+            let run = &s.doc.run;
+            match lates.get(n).and_then(|i| run.outputs.get(*i)) {
+                Some(Output::Late { elem, id, key, ts, .. }) => html! {
+                    <LateRow key={*elem} elem={*elem} id={*id} key_name={AttrValue::from(run.key_name(*key).to_string())}
+                        ts={*ts} fresh={fresh_late} />
+                },
+                _ => Html::default(),
+            }
         })
     };
     html! {
@@ -152,7 +158,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             }
             <Rows testid="output-rows" class="rows" total={n_rows} row={fire_row} />
             <h3>{ format!("Late side output ({n_lates})") }</h3>
-            if !p.scenario.side_output {
+            if !p.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
             }
             <Rows testid="side-output-rows" class="rows side-rows" total={n_lates} row={late_row} />
@@ -226,16 +232,6 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
             }
         }
         _ => Html::default(),
-    }
-}
-
-/// Equal when it is the same run.
-#[derive(Clone)]
-struct RunPtr(Rc<Run>);
-
-impl PartialEq for RunPtr {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }
 

@@ -12,6 +12,7 @@ use crate::engine::scenario::InputItem;
 use crate::engine::time::format_millis;
 use crate::ui::action::{Action, PlayAction};
 use crate::ui::hooks::AppHandle;
+use crate::ui::state::AppState;
 use crate::ui::state::playback::SPEEDS;
 
 /// What the playhead stands on, in words.
@@ -35,7 +36,8 @@ pub fn playback(state: &AppHandle) -> Html {
         let state = state.clone();
         Callback::from(move |a: PlayAction| state.dispatch(Action::Play(a)))
     };
-    let s = &**state;
+    let s = state.get();
+    let s: &AppState = &s;
     let steps = s.steps();
     html! {
         <PlaybackBar step={s.play.step} {steps} playing={s.play.playing} speed={s.play.speed}

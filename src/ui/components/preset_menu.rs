@@ -23,7 +23,7 @@ fn teach(state: &AppHandle, a: TeachAction) {
 pub fn PresetMenu(props: &StateProps) -> Html {
     let state = props.state.clone();
     let presets = use_memo((), |_| teach::presets::all());
-    let current = state.teach.pristine_preset(&state.doc.scenario).map(|p| p.id.clone());
+    let current = state.get().teach.pristine_preset(&state.get().doc.scenario).map(|p| p.id.clone());
     let onchange = {
         let state = state.clone();
         Callback::from(move |e: Event| {

@@ -19,7 +19,7 @@ fn teach(state: &AppHandle, a: TeachAction) {
 #[component]
 pub fn QuizBox(props: &StateProps) -> Html {
     let state = props.state.clone();
-    let Some(q) = state.teach.quiz.clone() else { return Html::default() };
+    let Some(q) = state.get().teach.quiz.clone() else { return Html::default() };
     let Some(question) = q.current().cloned() else { return Html::default() };
     let answered = q.verdict.is_some();
     let option = |i: usize, label: String| {

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use crate::ui::action::Action;
 use crate::ui::hooks::{AppHandle, send};
+use crate::ui::state::AppState;
 
 /// `state` (`running`, `done`, `error`) of the newest `revision`, on `runner`.
 pub fn run_status(state: &'static str, revision: u64, runner: &'static str) -> Html {
@@ -36,7 +37,8 @@ pub(crate) fn grouped(n: usize) -> String {
 /// seen nor focusable. Not during a drag: its moves' runs are out all the time, and the hand is
 /// on the pointer, not the button.
 pub fn run_progress(state: &AppHandle) -> Html {
-    let s = &**state;
+    let s = state.get();
+    let s: &AppState = &s;
     if s.run_status().0 != "running" || s.runner_name() != "worker" || s.drag.is_some() {
         return html! {};
     }

@@ -35,7 +35,8 @@ const TABS: [(Tab, &str, &str); 9] = [
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let state = props.state.clone();
-    let tab = state.chrome.tab;
+    let s = state.get();
+    let tab = s.chrome.tab;
     let tab_button = |t: Tab, label: &'static str, testid: &'static str| {
         let state = state.clone();
         html! {
@@ -45,9 +46,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             </button>
         }
     };
-    let outputs = state.fold.view.outputs;
-    let json = use_scenario_json_when(&state.doc.scenario, tab == Tab::Lateness);
-    let lateness = json.map(|json| ExtrasView::Lateness(json, state.teach.mode == Mode::Lecture));
+    let outputs = s.fold.view.outputs;
+    let json = use_scenario_json_when(&s.doc.scenario, tab == Tab::Lateness);
+    let lateness = json.map(|json| ExtrasView::Lateness(json, s.teach.mode == Mode::Lecture));
     let lateness_host = use_node_ref();
     let ready = use_extras_view(lateness_host.clone(), state.clone(), lateness);
     html! {
@@ -62,7 +63,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                     match tab {
                         Tab::Output => html! { <OutputList state={state.clone()} /> },
                         Tab::Config => config_panel(&state),
-                        Tab::Log => html! { <StepLog lines={step_log(&state.doc.run, state.fold.view.step)} step={state.fold.view.step} /> },
+                        Tab::Log => html! { <StepLog lines={step_log(&s.doc.run, s.fold.view.step)} step={s.fold.view.step} /> },
                         Tab::Sinks => html! { <SinksPanel state={state.clone()} /> },
                         Tab::Charts => html! { <ChartsPanel state={state.clone()} /> },
                         Tab::Code => html! { <CodePanel state={state.clone()} /> },

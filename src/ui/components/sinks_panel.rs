@@ -16,7 +16,8 @@ pub struct SinksPanelProps {
 /// JSON) and follows the playhead and the preset's units, which this panel hands it on every change.
 #[component]
 pub fn SinksPanel(props: &SinksPanelProps) -> Html {
-    let s: &AppState = &props.state;
+    let s = props.state.get();
+    let s: &AppState = &s;
     let (step, values) = (s.play.step, s.teach.values);
     let json = use_scenario_json(&s.doc.scenario);
     let extras = use_extras();

@@ -10,9 +10,9 @@ use crate::ui::state::sound::{cue_names, cues_at};
 
 /// The toggle and the hook for the state.
 pub fn sound_toggle(state: &AppHandle) -> Html {
-    let on = state.chrome.sound;
-    let step = state.play.step;
-    let cues = cue_names(&cues_at(&state.doc.run, step));
+    let s = state.get();
+    let (on, step) = (s.chrome.sound, s.play.step);
+    let cues = cue_names(&cues_at(&s.doc.run, step));
     let title = if on {
         "Sound cues are on: a tone for each main firing, late firing, side output and drop (click to turn off)"
     } else {

@@ -13,6 +13,7 @@ use crate::engine::scenario::TvfSpec;
 use crate::engine::time::format_millis;
 use crate::ui::action::{Action, CompareAction, CompareExample, Side, TvfKind};
 use crate::ui::hooks::AppHandle;
+use crate::ui::state::AppState;
 
 use super::tvf_sizes::TvfSizes;
 
@@ -54,7 +55,8 @@ pub fn tvf_select(state: &AppHandle, side: Side, current: Option<TvfSpec>, testi
 #[component]
 pub fn SqlPanel(props: &SqlPanelProps) -> Html {
     let state = props.state.clone();
-    let s = &*state;
+    let s = state.get();
+    let s: &AppState = &s;
     let scenario = &s.doc.shown_scenario;
     let run = &s.doc.run;
     let rows: Vec<Html> = run.outputs[..s.fold.view.outputs.min(run.outputs.len())]

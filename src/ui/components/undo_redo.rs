@@ -15,7 +15,7 @@ pub struct UndoRedoProps {
 #[component]
 pub fn UndoRedo(props: &UndoRedoProps) -> Html {
     let state = &props.state;
-    let h = &state.edits.history;
+    let h = &state.get().edits.history;
     let button = |what: &'static str, label: Option<String>, keys: String, action: Action| {
         let title = match &label {
             Some(l) => format!("{} {l} ({keys})", if what == "undo" { "Undo" } else { "Redo" }),

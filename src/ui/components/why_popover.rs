@@ -9,6 +9,7 @@ use super::platform::window_size;
 use crate::ui::action::{Action, Mode, TeachAction, WhyTarget};
 use crate::ui::extras::{Explained, why_key};
 use crate::ui::hooks::{AppHandle, use_extras, use_scenario_json};
+use crate::ui::state::AppState;
 
 #[derive(Properties, PartialEq)]
 pub struct WhyLayerProps {
@@ -19,7 +20,8 @@ pub struct WhyLayerProps {
 #[component]
 pub fn WhyLayer(props: &WhyLayerProps) -> Html {
     let state = &props.state;
-    let s = &**state;
+    let s = state.get();
+    let s: &AppState = &s;
     let step = s.play.step;
     let json = use_scenario_json(&s.doc.scenario);
     let extras = use_extras();

@@ -26,7 +26,10 @@ mod use_resize_observer;
 mod use_sound;
 mod use_url_sync;
 
-pub use use_app::{AppHandle, location_hash, send, use_app};
+#[cfg(test)]
+mod tests;
+
+pub use use_app::{AppCell, AppDispatcher, AppHandle, location_hash, send, use_app};
 pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json, use_scenario_json_when};
 pub use use_extras_view::{ExtrasView, use_extras_view};
 pub use use_frame_clock::use_frame_clock;

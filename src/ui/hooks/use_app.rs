@@ -2,6 +2,7 @@
 //! in a Web Worker (`ui::worker_runner`; the main thread where there is none), started from the
 //! URL and the autosave.
 
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -11,29 +12,75 @@ use crate::ui::state::AppState;
 use crate::ui::storage::{read_autosave, read_sound};
 use crate::ui::worker_runner::WorkerRunner;
 
-/// The state handle the components share.
-pub type AppHandle = UseReducerHandle<AppState>;
+/// The state handle the components share: read it with [`AppCell::get`] (`state.get()`).
+pub type AppHandle = UseReducerHandle<AppCell>;
+/// Dispatches actions, for hooks that only send.
+pub type AppDispatcher = UseReducerDispatcher<AppCell>;
 
-impl Reducible for AppState {
+/// The app's one [`AppState`] as Yew holds it: changed in place by each action, and handed out
+/// anew (a new version) whenever it changed, so that props holding a handle compare unequal.
+///
+/// Not the usual `Reducible for AppState` that returns a changed clone: Yew's handles keep every
+/// state they were read at until the next render, so an install of a large run used to build the
+/// new run, layout, fold and scene while the previous state still held the old ones (at 100,000
+/// elements two documents of 125-190 MB side by side in the page's memory). In place, a replaced
+/// part goes as it is replaced. Every handle reads the current state, as Yew's handles do.
+pub struct AppCell {
+    state: Rc<RefCell<AppState>>,
+    version: u64,
+}
+
+impl AppCell {
+    pub fn new(state: AppState) -> AppCell {
+        AppCell { state: Rc::new(RefCell::new(state)), version: 0 }
+    }
+
+    /// The current state (borrowed for a render or a handler: not across an await).
+    pub fn get(&self) -> Ref<'_, AppState> {
+        self.state.borrow()
+    }
+}
+
+/// Equal when it is the same state at the same version.
+impl PartialEq for AppCell {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state) && self.version == other.version
+    }
+}
+
+impl Reducible for AppCell {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        // Frame-clock ticks between steps change no visible state: no new state, no render.
-        if let Action::Play(PlayAction::Tick { now_millis }) = action {
-            if !self.play.advance_clock(now_millis, self.steps()) {
-                return self;
+        let changed = {
+            let s = self.get();
+            // Frame-clock ticks between steps change no visible state: no new version, no render.
+            // Neither do focus reports that change nothing (`AppState::changes_nothing`).
+            match &action {
+                Action::Play(PlayAction::Tick { now_millis }) => s.play.advance_clock(*now_millis, s.steps()),
+                a => !s.changes_nothing(a),
             }
-            let mut next = (*self).clone();
-            next.clock_step();
-            return Rc::new(next);
-        }
-        // Neither do focus reports that change nothing (`AppState::changes_nothing`).
-        if self.changes_nothing(&action) {
+        };
+        if !changed {
             return self;
         }
-        let mut next = (*self).clone();
-        next.dispatch(action);
-        Rc::new(next)
+        let state = if self.state.try_borrow_mut().is_ok() {
+            self.state.clone()
+        } else {
+            // Read somewhere up the stack (a handler holding `get()`): changed as a copy instead.
+            Rc::new(RefCell::new(self.get().clone()))
+        };
+        apply(&mut state.borrow_mut(), action);
+        Rc::new(AppCell { state, version: self.version + 1 })
+    }
+}
+
+fn apply(s: &mut AppState, action: Action) {
+    // (A tick's clock was advanced already, when it was found to move the step.)
+    if let Action::Play(PlayAction::Tick { .. }) = action {
+        s.clock_step();
+    } else {
+        s.dispatch(action);
     }
 }
 
@@ -55,7 +102,7 @@ pub fn use_app() -> AppHandle {
                 .map_or(1000.0, |w| (w - 40.0).max(300.0));
             let mut s = AppState::start(&location_hash(), read_autosave(), width, Rc::new(runner));
             s.chrome.sound = read_sound();
-            s
+            AppCell::new(s)
         })
     };
     // The worker's answers come back as actions (those that came before this are handed over now).

@@ -31,7 +31,7 @@ fn answer(state: &AppHandle, name: &str, what: &str, a: String, b: String) {
         "error" => TeachAction::ImportError(a),
         "bound" => {
             // The scenario of the render that made this callback: the report on show is of it.
-            if !matches!(state.doc.scenario.watermarks, WatermarkSpec::BoundedOutOfOrderness { .. }) {
+            if !matches!(state.get().doc.scenario.watermarks, WatermarkSpec::BoundedOutOfOrderness { .. }) {
                 state.dispatch(Action::Config(ConfigEdit::Watermarks(WatermarkChoice::Bounded)));
             }
             return state.dispatch(Action::Config(ConfigEdit::Text(Field::Bound, a)));

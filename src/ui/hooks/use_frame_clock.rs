@@ -9,13 +9,13 @@ use wasm_bindgen::closure::Closure;
 use yew::prelude::*;
 
 use crate::ui::action::{Action, PlayAction};
-use crate::ui::state::AppState;
+use crate::ui::hooks::AppDispatcher;
 
 /// The requestAnimationFrame callback, shared with itself so that it can re-request.
 type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
 
 #[hook]
-pub fn use_frame_clock(running: bool, dispatcher: UseReducerDispatcher<AppState>) {
+pub fn use_frame_clock(running: bool, dispatcher: AppDispatcher) {
     use_effect_with(running, move |running| {
         let alive = Rc::new(Cell::new(*running));
         let pending = Rc::new(Cell::new(None::<i32>));

@@ -8,11 +8,11 @@ use yew::prelude::*;
 
 use super::use_app::location_hash;
 use crate::ui::action::{Action, TeachAction};
-use crate::ui::state::AppState;
+use crate::ui::hooks::AppDispatcher;
 
 /// `written`: the fragment the app wrote last (its own `hashchange`s are not links).
 #[hook]
-pub fn use_hash_link(dispatcher: UseReducerDispatcher<AppState>, written: Rc<RefCell<String>>) {
+pub fn use_hash_link(dispatcher: AppDispatcher, written: Rc<RefCell<String>>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
             EventListener::new(&w, "hashchange", move |_| {

@@ -112,7 +112,8 @@ type OnMessage = Closure<dyn FnMut(bool, String, Option<String>, u32) -> Option<
 /// Listens to the parent window and tells it what happens (see the module's doc).
 #[hook]
 pub fn use_host_api(state: &AppHandle) {
-    let s: &AppState = state;
+    let s = state.get();
+    let s: &AppState = &s;
     let now: Told = (s.play.step, s.doc.commits, s.teach.quiz.as_ref().map_or(0, |q| q.score.answered));
     let latest = use_mut_ref(|| Link { state: state.clone(), started: false, trusted: String::new(), told: now });
     latest.borrow_mut().state = state.clone();
@@ -130,7 +131,8 @@ pub fn use_host_api(state: &AppHandle) {
             return;
         }
         let before = std::mem::replace(&mut link.told, now);
-        let (s, trusted): (&AppState, &str) = (&link.state, &link.trusted);
+        let s = link.state.get();
+        let (s, trusted): (&AppState, &str) = (&s, &link.trusted);
         if trusted.is_empty() {
             return;
         }
@@ -171,7 +173,8 @@ fn start(state: AppHandle, latest: Latest) -> Option<(OnMessage, String)> {
             match parsed {
                 Ok(None) => None,
                 Ok(Some(HostCommand::GetScenario)) => {
-                    let s: &AppState = &latest.borrow().state;
+                    let latest = latest.borrow();
+                    let s = latest.state.get();
                     let preset = s.teach.preset.as_ref().map(|p| p.id.as_str());
                     Some(host::scenario_reply(&s.doc.scenario, s.play.step, s.doc.steps(), &s.title(), preset))
                 }
@@ -194,7 +197,8 @@ fn start(state: AppHandle, latest: Latest) -> Option<(OnMessage, String)> {
     if !tidemark_host_start(&trusted, &on_message) {
         return None;
     }
-    let s: &AppState = &state;
+    let s = state.get();
+    let s: &AppState = &s;
     if !trusted.is_empty() {
         let preset = s.teach.preset.as_ref().map(|p| p.id.as_str());
         tidemark_host_post(&trusted, &host::ready(s.play.step, s.doc.steps(), s.teach.mode, s.teach.locked, preset));

@@ -8,7 +8,7 @@ use web_sys::{Element, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::ui::action::{Action, KeyInput, KeyTarget};
-use crate::ui::state::AppState;
+use crate::ui::hooks::AppDispatcher;
 use crate::ui::state::keys::is_shortcut;
 
 /// Where the key press happened.
@@ -30,7 +30,7 @@ fn key_target(target: Option<&Element>) -> KeyTarget {
 }
 
 #[hook]
-pub fn use_keyboard(dispatcher: UseReducerDispatcher<AppState>) {
+pub fn use_keyboard(dispatcher: AppDispatcher) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|w| {
             EventListener::new_with_options(&w, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {

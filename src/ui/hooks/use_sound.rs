@@ -55,7 +55,10 @@ fn play(cues: &[Cue]) {
 /// Plays the cues of each step the playhead lands on while sound is on, and keeps the setting.
 #[hook]
 pub fn use_sound(state: &AppHandle) {
-    let now = (state.chrome.sound, state.play.step);
+    let now = {
+        let s = state.get();
+        (s.chrome.sound, s.play.step)
+    };
     let last = use_mut_ref(|| now);
     let state = state.clone();
     use_effect_with(now, move |&(on, step)| {
@@ -64,7 +67,7 @@ pub fn use_sound(state: &AppHandle) {
             // The stored setting is what the page starts with next time.
             let _ = write_sound(on);
         } else if on && was_at != step {
-            play(&cues_at(&state.doc.run, step));
+            play(&cues_at(&state.get().doc.run, step));
         }
     });
 }

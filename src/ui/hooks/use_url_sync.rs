@@ -17,16 +17,21 @@ use crate::ui::storage::write_autosave;
 /// The autosave fragment of what is on show, made again when a commit, the step or the preset changes.
 #[hook]
 pub fn use_saved_fragment(state: &AppHandle) -> Rc<String> {
-    let key = (state.doc.commits, state.play.step, state.teach.preset.as_ref().map(|p| p.id.clone()));
+    let key = {
+        let s = state.get();
+        (s.doc.commits, s.play.step, s.teach.preset.as_ref().map(|p| p.id.clone()))
+    };
     let s = state.clone();
-    use_memo(key, move |_| s.autosave_fragment())
+    use_memo(key, move |_| s.get().autosave_fragment())
 }
 
 /// Writes the autosave after every commit (a failure is reported once, as an action).
 #[hook]
 pub fn use_autosave(state: &AppHandle, saved: Rc<String>) {
-    let commits = state.doc.commits;
-    let on = state.edits.autosave == AutosaveStatus::On;
+    let (commits, on) = {
+        let s = state.get();
+        (s.doc.commits, s.edits.autosave == AutosaveStatus::On)
+    };
     let dispatcher = state.dispatcher();
     let last = use_mut_ref(|| commits);
     use_effect_with(commits, move |_| {
@@ -43,15 +48,17 @@ pub fn use_autosave(state: &AppHandle, saved: Rc<String>) {
 /// (the hash-link hook ignores our own changes). Until the first change the link opened stays.
 #[hook]
 pub fn use_url_sync(state: &AppHandle, saved: Rc<String>, written: Rc<RefCell<String>>) {
-    let teach = state.teach.clone();
+    let s = state.get();
+    let teach = s.teach.clone();
     let key = (
-        state.doc.commits,
-        state.play.step,
+        s.doc.commits,
+        s.play.step,
         teach.mode,
         teach.quiz.is_some(),
         teach.preset.as_ref().map(|p| p.id.clone()),
-        state.edits.autosave == AutosaveStatus::On,
+        s.edits.autosave == AutosaveStatus::On,
     );
+    drop(s);
     use_effect_with(key, move |&(commits, .., autosaved)| {
         if commits == 0 && written.borrow().is_empty() {
             *written.borrow_mut() = location_hash().trim_start_matches('#').to_string();

@@ -66,6 +66,10 @@ pub struct Doc {
     pub requested: u64,
     pub shown: u64,
     pub commits: u64,
+    /// Bumps when an installed run's rows differ from the run's before (its outputs, keys or
+    /// element values): the output list compares this, not the runs (it holds no run between
+    /// renders, so a replaced run goes at once).
+    pub outputs_version: u64,
     /// The runner's failure for the newest request (the run-status `error`).
     pub failure: Option<String>,
     /// Which document this is (its runs' requests and answers say so).
@@ -89,6 +93,7 @@ impl Doc {
             requested: 0,
             shown: 0,
             commits: 0,
+            outputs_version: 0,
             failure: None,
             slot: RunSlot::Main,
             proposal: None,
@@ -169,9 +174,18 @@ impl Doc {
             accepted = Some(p.field);
         }
         debug_assert_eq!(run.steps, self.steps(), "a run has a step per input item plus the end of input");
-        self.layout = Rc::new(RunLayout::new(&self.scenario, &run));
-        self.shown_scenario = self.scenario.clone();
+        // The old run goes before the new layout is made (the state is changed in place:
+        // `hooks::AppCell`), so that at 100,000 elements two runs are not alive beside the old
+        // layout and the new one.
+        let values = |r: &Run| r.elements.iter().map(|e| e.value).collect::<Vec<_>>();
+        if !Rc::ptr_eq(&self.run, &run)
+            && (self.run.outputs != run.outputs || self.run.keys != run.keys || values(&self.run) != values(&run))
+        {
+            self.outputs_version += 1;
+        }
         self.run = run;
+        self.layout = Rc::new(RunLayout::new(&self.scenario, &self.run));
+        self.shown_scenario = self.scenario.clone();
         Finished::Installed { accepted }
     }
 
@@ -195,7 +209,7 @@ impl Doc {
     }
 
     /// The scenario to edit (copied first when anything else shares it: an undo snapshot, the
-    /// previous state Yew still holds). Only for an edit that changes it and is then asked for
+    /// request the worker runner posted last, the run on show's `shown_scenario`). Only for an edit that changes it and is then asked for
     /// ([`Doc::touch`]): a worker's queue holds the scenarios of waiting requests weakly
     /// (`runner::WorkQueue`), and an edit cuts them off, as the edit's own request replaces them.
     pub fn scenario_mut(&mut self) -> &mut Scenario {
@@ -281,5 +295,36 @@ mod tests {
         assert_eq!(*d.scenario, scenario(base), "a proposal is not on show before its run");
         assert_eq!(d.finish(answer(r)), Finished::Installed { accepted: Some(Field::Lateness) });
         assert_eq!((d.scenario.allowed_lateness, d.commits), (Some(5), 2));
+    }
+
+    /// The output list compares `outputs_version`, not runs: it holds over runs whose rows are
+    /// the same (a move within a window, a watermark that changes no firing), and bumps for a run
+    /// whose outputs, keys or element values differ.
+    #[test]
+    fn the_outputs_version_follows_the_rows_not_the_run() {
+        let json = |ts: i64, value: i64| {
+            format!(
+                r#"{{"assigner": {{"kind": "tumbling", "size": 10000}}, "input": [{{"id": 1, "key": "A", "ts": 1000}},
+                    {{"id": 2, "key": "A", "ts": {ts}, "value": {value}}}, {{"wm": 30000}}]}}"#
+            )
+        };
+        let mut d = Doc::empty();
+        let install = |d: &mut Doc, ts: i64, value: i64| {
+            let r = d.replace(Rc::new(scenario(&json(ts, value))));
+            assert_eq!(d.finish(answer(r)), Finished::Installed { accepted: None });
+            d.outputs_version
+        };
+        let first = install(&mut d, 2000, 1);
+        assert!(first > 0, "the first run's rows differ from the empty run's");
+        let run = d.run.clone();
+        assert_eq!(install(&mut d, 3000, 1), first, "moved within its window: the same rows");
+        assert!(!Rc::ptr_eq(&run, &d.run), "another run all the same");
+        let moved = install(&mut d, 12_000, 1);
+        assert_eq!(moved, first + 1, "into the next window: other rows");
+        assert_eq!(install(&mut d, 12_000, 5), moved + 1, "another value: another sum");
+        // A cancel keeps the run on show, and its version.
+        d.touch();
+        d.cancel();
+        assert_eq!(d.outputs_version, moved + 1);
     }
 }

@@ -10,7 +10,7 @@
 //! Every kind of scene item goes through [`draw`]'s one destructuring of [`Scene`], so a new kind
 //! of item fails to compile here rather than vanish from large scenes.
 
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -68,14 +68,18 @@ fn outcome_ink(o: Option<ElementOutcome>) -> &'static str {
     }
 }
 
+/// The scene to draw, held weakly: the state owns it, and a scene replaced in the state goes at
+/// once, not when this component is next rendered (at 100,000 elements the old scene would still
+/// be alive while an install builds the new one). Compared by identity (a `Weak` keeps its
+/// allocation from being reused).
 #[derive(Properties, Clone)]
 pub struct CanvasBackendProps {
-    pub scene: Rc<Scene>,
+    pub scene: Weak<Scene>,
 }
 
 impl PartialEq for CanvasBackendProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.scene, &other.scene)
+        Weak::ptr_eq(&self.scene, &other.scene)
     }
 }
 
@@ -104,7 +108,10 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
             move || drop(listener)
         });
     }
-    let s = &p.scene;
+    // Rendered with the state's scene of the parent's render, or for a scroll since: alive (an
+    // empty scene otherwise; no early return before the hooks below).
+    let scene = p.scene.upgrade().unwrap_or_default();
+    let s = &scene;
     let (w, h) = (s.width * s.scale, s.height * s.scale);
     let (scroll, shown) = *view;
     // The drawn band: from a margin above the view to a margin below it, inside the scene.
@@ -113,7 +120,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     {
         // Redrawn for another full build (a drag move's scene keeps its build's generation: the
         // dragged element moves in the overlay) or another band.
-        let (node, scene) = (node.clone(), p.scene.clone());
+        let (node, scene) = (node.clone(), scene.clone());
         use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
             if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
                 paint(&canvas, &scene, top / scene.scale.max(0.01));

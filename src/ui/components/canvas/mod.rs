@@ -76,10 +76,11 @@ fn why_target(s: &AppState, hit: &Hit) -> Option<WhyTarget> {
 #[component]
 pub fn Canvas(props: &CanvasProps) -> Html {
     let state = props.state.clone();
-    let scene = state.scene.clone();
-    let vp = state.view.viewport;
-    let scale = state.view.scale;
-    let dragging = state.drag.is_some();
+    let s = state.get();
+    let scene = s.scene.clone();
+    let vp = s.view.viewport;
+    let scale = s.view.scale;
+    let dragging = s.drag.is_some();
     let host = use_node_ref();
     // The canvas' page position, taken when a pointer goes down: reading it on every move would
     // force a layout of the whole document per frame.
@@ -107,16 +108,16 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // The DOM focus follows the selection when the reducer asks (a key, a click on an object).
     {
         let host = host.clone();
-        let target = state.selection.map(|s| match s {
+        let target = s.selection.map(|s| match s {
             ObjectId::WatermarkItem(_) => ObjectId::Watermark,
             other => other,
         });
         // A node made anew while it has the focus (a marble whose group is rebuilt unkeyed)
         // gives the focus to the page: it follows the selection here again. (A dragged marble
         // keeps its node: the copy that follows the pointer is a drawing, `Scene::lifted`.)
-        let lifted = state.scene.lifted.as_ref().map(|m| m.index);
+        let lifted = s.scene.lifted.as_ref().map(|m| m.index);
         let last_seq = use_mut_ref(|| 0_u64);
-        use_effect_with((state.focus.seq, lifted), move |(seq, _)| {
+        use_effect_with((s.focus.seq, lifted), move |(seq, _)| {
             let asked = std::mem::replace(&mut *last_seq.borrow_mut(), *seq) != *seq;
             let lost = || {
                 let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
@@ -134,7 +135,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         });
     }
     // Escape leaves the canvas.
-    use_effect_with(state.focus.leave_seq, |seq| {
+    use_effect_with(s.focus.leave_seq, |seq| {
         if *seq > 0 {
             blur_active_element();
         }
@@ -158,7 +159,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     };
 
     let onpointerdown = {
-        let (state, host, scene, down) = (state.clone(), host.clone(), scene.clone(), down.clone());
+        let (state, host, down) = (state.clone(), host.clone(), down.clone());
         let (touches, pinch, measure, local) = (touches.clone(), pinch.clone(), measure.clone(), local.clone());
         Callback::from(move |e: PointerEvent| {
             if e.button() != 0 {
@@ -186,7 +187,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 }
             }
             let (x, y) = local(&e);
-            let hit = scene.hit(x, y);
+            let hit = state.get().scene.hit(x, y);
             *down.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y()), hit.clone()));
             let what = match hit {
                 Hit::Object(ObjectId::Element(i)) => DragStart::Element(i),
@@ -251,11 +252,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             if e.type_() != "pointerup" || (ux - x).hypot(uy - y) > 5.0 {
                 return;
             }
-            match why_target(&state, &hit) {
+            let target = why_target(&state.get(), &hit);
+            match target {
                 Some(target) => {
                     state.dispatch(Action::Teach(TeachAction::Why(WhyPopover { target, x_px: ux, y_px: uy })))
                 }
-                None if matches!(hit, Hit::Background { .. }) && state.teach.why.is_some() => {
+                None if matches!(hit, Hit::Background { .. }) && state.get().teach.why.is_some() => {
                     state.dispatch(Action::Teach(TeachAction::CloseWhy))
                 }
                 None => {}
@@ -280,11 +282,12 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         })
     };
     let oncontextmenu = {
-        let (state, scene, measure, local) = (state.clone(), scene.clone(), measure.clone(), local.clone());
+        let (state, measure, local) = (state.clone(), measure.clone(), local.clone());
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
             measure();
             let (x, y) = local(&e);
+            let scene = state.get().scene.clone();
             let target = match scene.hit(x, y) {
                 Hit::Object(ObjectId::Element(i)) => MenuTarget::Element(i),
                 _ => MenuTarget::Canvas {
@@ -300,10 +303,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         })
     };
     let ondblclick = {
-        let (state, scene) = (state.clone(), scene.clone());
+        let state = state.clone();
         Callback::from(move |e: MouseEvent| {
             measure();
             let (x, y) = local(&e);
+            let scene = state.get().scene.clone();
             if matches!(scene.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
                 return;
             }
@@ -359,7 +363,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
              {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
              {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
             if scene.backend == Backend::Canvas {
-                <CanvasBackend scene={scene.clone()} />
+                <CanvasBackend scene={std::rc::Rc::downgrade(&scene)} />
             } else {
                 { SvgBackend::draw(&scene) }
             }
