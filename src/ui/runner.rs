@@ -172,6 +172,18 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
     Some((revision, slot, &bytes[HEADER_BYTES as usize..]))
 }
 
+/// The run of an answer of `len` bytes (at least its header's), copied a chunk at a time by
+/// `copy(at, out)` ([`WorkQueue::read`]), or the worker's error.
+pub fn read_answer(len: usize, mut copy: impl FnMut(usize, &mut [u8])) -> Result<Run, String> {
+    let body = len.saturating_sub(HEADER_BYTES as usize);
+    let mut r = Reader::chunked(body, move |at, out| copy(HEADER_BYTES as usize + at, out));
+    // (An empty answer reads as a run that ends early.)
+    match u8::get(&mut r) {
+        0 => read_run(r).map_err(|e| e.to_string()),
+        _ => Err(String::get(&mut r)),
+    }
+}
+
 /// What the worker does with a request: the run of its scenario, answered with the request's
 /// revision and slot. A request it cannot read is answered as an error (revision 0 when even the
 /// header is unreadable, which no request has: the page drops it). A prime is not answered (an
@@ -359,17 +371,18 @@ impl WorkQueue {
     /// copied of a stale answer (at 100,000 elements an answer is 44 MB), and a current one is
     /// decoded a chunk at a time ([`Reader::chunked`]): no copy of the whole answer is ever in wasm
     /// memory beside the run it holds.
-    pub fn read(&self, head: &[u8], len: usize, mut copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
+    pub fn read(&self, head: &[u8], len: usize, copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
+        let (revision, slot) = self.arrived(head, len)?;
+        Some(RunFinished { revision, slot, result: read_answer(len, copy).map(Rc::new) })
+    }
+
+    /// The revision and slot of an answer of `len` bytes that is current (`None`: stale or
+    /// unreadable), read later with [`read_answer`].
+    pub fn arrived(&self, head: &[u8], len: usize) -> Option<(u64, RunSlot)> {
         self.current(head)?;
         let (revision, slot, _) = header(head)?;
-        let body = len.checked_sub(HEADER_BYTES as usize)?;
-        let mut r = Reader::chunked(body, move |at, out| copy(HEADER_BYTES as usize + at, out));
-        // (An empty answer reads as a run that ends early.)
-        let result = match u8::get(&mut r) {
-            0 => read_run(r).map(Rc::new).map_err(|e| e.to_string()),
-            _ => Err(String::get(&mut r)),
-        };
-        Some(RunFinished { revision, slot, result })
+        len.checked_sub(HEADER_BYTES as usize)?;
+        Some((revision, slot))
     }
 
     /// How long (ms, from `now_ms`) a current answer to a drag move waits before it is read: until

@@ -26,10 +26,10 @@ use yew::Callback;
 
 use crate::engine::InputItem;
 use crate::engine::Scenario;
-use crate::ui::action::Action;
+use crate::ui::action::{Action, RunArrived};
 use crate::ui::runner::{
     HEADER_BYTES, MainThreadRunner, PATCH_MAX_ITEMS, RunFinished, RunRequest, RunSlot, Runner, WorkQueue, encode_prime,
-    encode_request_after, failed_slot, slot_byte,
+    encode_request_after, failed_slot, read_answer, slot_byte,
 };
 
 /// Engine runs in a Web Worker, or on the main thread where there is none.
@@ -243,17 +243,20 @@ impl WorkerRunner {
         }
     }
 
-    /// Reduces an answer if it is still current (decoded out of its buffer only then, a chunk at a
-    /// time).
+    /// Reduces an answer if it is still current: the reducer decodes it out of its buffer, a chunk
+    /// at a time, once it has let go of what the install makes anew (`Action::RunArrived`).
     fn read(&self, head: &[u8], bytes: &Uint8Array) {
         let len = bytes.length() as usize;
-        let answer = self.0.borrow().queue.read(head, len, |at, out| {
-            bytes.subarray(at as u32, (at + out.len()) as u32).copy_to(out);
-        });
-        detach(bytes);
-        if let Some(a) = answer {
-            self.deliver(Action::RunFinished(a));
-        }
+        let Some((revision, slot)) = self.0.borrow().queue.arrived(head, len) else {
+            return detach(bytes);
+        };
+        let bytes = bytes.clone();
+        let read = move || {
+            let run = read_answer(len, |at, out| bytes.subarray(at as u32, (at + out.len()) as u32).copy_to(out));
+            detach(&bytes);
+            run
+        };
+        self.deliver(Action::RunArrived(RunArrived::new(revision, slot, read)));
     }
 
     /// Keeps a drag move's current answer (replacing an older one) and looks at it again in

@@ -72,6 +72,8 @@ pub enum Action {
     AutosaveFailed(String),
     /// A runner's answer to a run request (`super::runner`): dropped when a newer one was asked.
     RunFinished(RunFinished),
+    /// A worker's answer, read by the reducer (`RunArrived`): then as `RunFinished`.
+    RunArrived(RunArrived),
     /// Stop the runs that are out (the Cancel button of a long run): the run on show stays, with
     /// the scenario it was made from.
     CancelRun,

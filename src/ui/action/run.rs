@@ -1,5 +1,7 @@
 //! Runs as effects (contract §3): what the reducer asks a runner for, and the runner's answer.
 
+use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
 
 use crate::engine::{Run, Scenario};
@@ -43,5 +45,45 @@ impl PartialEq for RunFinished {
                 (Err(a), Err(b)) => a == b,
                 _ => false,
             }
+    }
+}
+
+/// How an unread answer is read (once).
+type Read = Box<dyn FnOnce() -> Result<Run, String>>;
+
+/// A worker's answer, current when it came and still unread in its buffer (`ui::worker_runner`):
+/// the reducer reads it only after letting go of what the install builds anew from it
+/// (`AppState::run_arrived`), so that at 100,000 elements the new run is not decoded beside the
+/// old run's layout, fold and scene (40-80 MB).
+#[derive(Clone)]
+pub struct RunArrived {
+    pub revision: u64,
+    pub slot: RunSlot,
+    read: Rc<RefCell<Option<Read>>>,
+}
+
+impl RunArrived {
+    pub fn new(revision: u64, slot: RunSlot, read: impl FnOnce() -> Result<Run, String> + 'static) -> RunArrived {
+        RunArrived { revision, slot, read: Rc::new(RefCell::new(Some(Box::new(read)))) }
+    }
+
+    /// The answer, read: decoded once (a second read is an error, not a second decode).
+    pub fn read(&self) -> RunFinished {
+        let read = self.read.borrow_mut().take();
+        let result = read.map_or_else(|| Err("the answer was read already".to_string()), |read| read().map(Rc::new));
+        RunFinished { revision: self.revision, slot: self.slot, result }
+    }
+}
+
+/// Two handles of one answer are equal.
+impl PartialEq for RunArrived {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision && self.slot == other.slot && Rc::ptr_eq(&self.read, &other.read)
+    }
+}
+
+impl fmt::Debug for RunArrived {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunArrived").field("revision", &self.revision).field("slot", &self.slot).finish_non_exhaustive()
     }
 }

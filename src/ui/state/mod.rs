@@ -50,10 +50,13 @@ mod tests;
 
 use std::rc::Rc;
 
+use crate::engine::Scenario;
+use crate::ui::action::RunArrived;
 use crate::ui::action::{Action, Drag, ObjectId};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
 use crate::ui::scene::Scene;
 use crate::ui::scene::fold::{FoldViews, StepFold};
+use crate::ui::scene::layout::RunLayout;
 
 use chrome::Chrome;
 use compare::Compare;
@@ -218,6 +221,7 @@ impl AppState {
             Action::DismissNotice => self.edits.notice = None,
             Action::AutosaveFailed(e) => self.autosave_failed(e),
             Action::RunFinished(f) => self.run_finished(f),
+            Action::RunArrived(a) => self.run_arrived(a),
             Action::CancelRun => self.cancel_run(),
             Action::Teach(a) => self.reduce_teach(a),
             Action::Compare(a) => self.reduce_compare(a),
@@ -262,6 +266,29 @@ impl AppState {
         if a || b {
             self.after_run = AfterRun::default();
             self.chrome.banners.push("The run was cancelled; the previous result is on show.".to_string());
+        }
+    }
+
+    /// A worker's answer, read here: an answer to be installed on show (the main document's newest
+    /// request) is read after the layout, the fold and the scene of the run on show are let go
+    /// of, since the install makes them anew; the run on show stays until the new one is read,
+    /// and if it is not installed after all (unreadable, refused) they are made again from it.
+    fn run_arrived(&mut self, arrived: RunArrived) {
+        if arrived.slot != RunSlot::Main || arrived.revision != self.doc.requested {
+            return self.run_finished(arrived.read());
+        }
+        let empty = Rc::new(crate::engine::run(&crate::engine::Scenario::default()));
+        let none = Rc::new(RunLayout::new(&Scenario::default(), &empty));
+        self.doc.layout = none.clone();
+        self.fold = Rc::new(StepFold::new(&Scenario::default(), &empty, 0));
+        self.scene = Rc::default();
+        // `refresh` makes the fold and the scene again.
+        self.fold_key = (u64::MAX, usize::MAX);
+        self.scene_key = None;
+        self.run_finished(arrived.read());
+        if Rc::ptr_eq(&self.doc.layout, &none) {
+            self.doc.layout = Rc::new(RunLayout::new(&self.doc.shown_scenario, &self.doc.run));
+            self.fit_lanes();
         }
     }
 

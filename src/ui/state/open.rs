@@ -502,7 +502,7 @@ impl AppState {
             }
             Action::Config(edit) => config_kind(edit.field(), matches!(edit, ConfigEdit::Text(..))),
             // A configuration candidate accepted after its run (a runner that answers later).
-            Action::RunFinished(_) => match self.doc.proposed_field() {
+            Action::RunFinished(_) | Action::RunArrived(_) => match self.doc.proposed_field() {
                 Some(field) => config_kind(field, false),
                 None => EditKind::edit("edit"),
             },

@@ -1,6 +1,7 @@
 //! The interaction model, natively: the reducer driven through `dispatch` with the main-thread
 //! runner (it answers at once), or a runner that answers later (`runs.rs`).
 
+mod arrived;
 mod compare;
 mod focus;
 mod host;

@@ -1,0 +1,140 @@
+//! A worker's answer read by the reducer (`Action::RunArrived`): installed as the same answer read
+//! first would be, read only after the layout, fold and scene of the run on show are let go of
+//! (the install makes them anew), and when it is not installed after all, the run on show stays
+//! whole with them made again.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::runs_support::later_loaded;
+use super::*;
+use crate::ui::action::TriggerChoice;
+use crate::ui::action::{ConfigEdit, EditAction, Field, PlayAction, RunArrived};
+use crate::ui::runner::RunFinished;
+use crate::ui::scene::Scene;
+use crate::ui::scene::fate::{ElemFate, Fates};
+use crate::ui::scene::layout::RunLayout;
+
+/// The same answer, unread: read by running `read` first, then handing over its run.
+fn unread(answer: RunFinished, read: impl FnOnce() + 'static) -> RunArrived {
+    RunArrived::new(answer.revision, answer.slot, move || {
+        read();
+        answer.result.map(|run| (*run).clone())
+    })
+}
+
+/// A scene without its build's number (two builds of one moment differ only there).
+fn drawn(scene: &Scene) -> Scene {
+    Scene { generation: 0, ..scene.clone() }
+}
+
+/// A layout with its element fates compared by value (`Fates` compare by identity: one table per
+/// run).
+fn same_layout(a: &RunLayout, b: &RunLayout) -> bool {
+    let none = Fates::default();
+    let fates = |l: &RunLayout| -> Vec<ElemFate> { l.fates.0.to_vec() };
+    RunLayout { fates: none.clone(), ..a.clone() } == RunLayout { fates: none, ..b.clone() } && fates(a) == fates(b)
+}
+
+/// A state with the course-sized scenario loaded, the playhead mid-way, and an edit whose run is out.
+fn edited() -> (AppState, RunFinished) {
+    let (mut st, later) = later_loaded(TUMBLING);
+    st.dispatch(Action::Play(PlayAction::SetStep(2)));
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    let mut answers = later.take();
+    assert_eq!(answers.len(), 1);
+    (st, answers.remove(0))
+}
+
+#[test]
+fn an_arrived_answer_is_installed_as_the_same_answer_read_first() {
+    let (mut read_first, answer) = edited();
+    let (mut arrived, _) = edited();
+    read_first.dispatch(Action::RunFinished(answer.clone()));
+    arrived.dispatch(Action::RunArrived(unread(answer, || {})));
+    assert_eq!(arrived.run_status().0, "done");
+    assert_eq!(arrived.doc.run.outputs, read_first.doc.run.outputs);
+    assert_eq!(arrived.doc.run.elements.len(), 1);
+    assert!(same_layout(&arrived.doc.layout, &read_first.doc.layout));
+    assert_eq!(arrived.fold, read_first.fold);
+    assert_eq!(drawn(&arrived.scene), drawn(&read_first.scene));
+    assert_eq!(arrived.play.step, read_first.play.step);
+}
+
+#[test]
+fn the_run_on_show_stays_while_an_answer_is_read_and_its_layout_fold_and_scene_go_first() {
+    let (mut st, answer) = edited();
+    let run = Rc::downgrade(&st.doc.run);
+    let layout = Rc::downgrade(&st.doc.layout);
+    let fold = Rc::downgrade(&st.fold);
+    let scene = Rc::downgrade(&st.scene);
+    let seen = Rc::new(Cell::new(None));
+    let look = seen.clone();
+    st.dispatch(Action::RunArrived(unread(answer, move || {
+        look.set(Some((
+            run.upgrade().is_none(),
+            layout.upgrade().is_none(),
+            fold.upgrade().is_none(),
+            scene.upgrade().is_none(),
+        )))
+    })));
+    assert_eq!(seen.get(), Some((false, true, true, true)), "(run, layout, fold, scene) gone when read");
+    assert_eq!(st.doc.run.elements.len(), 1, "installed");
+}
+
+#[test]
+fn an_answer_that_cannot_be_read_leaves_the_run_on_show_as_it_was() {
+    let (mut st, answer) = edited();
+    let (run, layout, fold, scene) = (st.doc.run.clone(), st.doc.layout.clone(), st.fold.clone(), st.scene.clone());
+    let cut = RunArrived::new(answer.revision, answer.slot, || Err("the answer is cut short".to_string()));
+    st.dispatch(Action::RunArrived(cut));
+    assert!(st.chrome.banners.iter().any(|b| b.contains("the answer is cut short")), "{:?}", st.chrome.banners);
+    assert_eq!(st.run_status().0, "error");
+    assert!(Rc::ptr_eq(&st.doc.run, &run), "the run on show stays");
+    assert!(same_layout(&st.doc.layout, &layout));
+    assert_eq!(*st.fold, *fold);
+    assert_eq!(drawn(&st.scene), drawn(&scene));
+}
+
+#[test]
+fn a_refused_proposal_read_late_leaves_the_run_on_show_as_it_was() {
+    let (mut st, later) = later_loaded(TUMBLING);
+    st.dispatch(Action::Config(ConfigEdit::Trigger(TriggerChoice::ContinuousEventTime)));
+    later.answer_all(&mut st);
+    let (run, layout, scene) = (st.doc.run.clone(), st.doc.layout.clone(), st.scene.clone());
+    // An interval of 0 ms: Flink builds the job, which then fails (`/ by zero`).
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::TriggerInterval, "0".into())));
+    let answers = later.take();
+    assert_eq!(answers.len(), 1);
+    let answer = answers.into_iter().next().unwrap_or_else(|| panic!("one answer"));
+    st.dispatch(Action::RunArrived(unread(answer, || {})));
+    let errors = st.config.errors(&st.doc.scenario);
+    assert!(errors.get(&Field::TriggerInterval).is_some_and(|e| e.contains("/ by zero")), "{errors:?}");
+    assert!(Rc::ptr_eq(&st.doc.run, &run), "refused: the run on show stays");
+    assert!(same_layout(&st.doc.layout, &layout));
+    assert_eq!(drawn(&st.scene), drawn(&scene));
+}
+
+#[test]
+fn a_stale_arrived_answer_is_dropped_and_lets_go_of_nothing() {
+    let (mut st, answer) = edited();
+    st.dispatch(Action::Edit(EditAction::Delete(0)));
+    let scene = st.scene.clone();
+    let read = Rc::new(Cell::new(false));
+    let was_read = read.clone();
+    st.dispatch(Action::RunArrived(unread(answer, move || was_read.set(true))));
+    assert!(read.get(), "read, and dropped as stale");
+    assert!(Rc::ptr_eq(&st.scene, &scene), "the scene on show was not let go of");
+    assert_eq!(st.run_status().0, "running");
+}
+
+#[test]
+fn an_answer_is_read_once() {
+    let (_, answer) = edited();
+    let reads = Rc::new(Cell::new(0));
+    let count = reads.clone();
+    let a = unread(answer, move || count.set(count.get() + 1));
+    assert!(a.read().result.is_ok());
+    assert!(a.clone().read().result.is_err(), "a second read is an error");
+    assert_eq!(reads.get(), 1);
+}
