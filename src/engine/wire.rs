@@ -189,6 +189,11 @@ impl Sink for Len {
 pub trait Wire: Sized {
     fn put<S: Sink>(&self, out: &mut S);
     fn get(r: &mut Reader<'_>) -> Self;
+    /// Reads into `self`, reusing what it holds where it can: a list's room (a run read in place
+    /// of the one it replaces takes its memory, [`read_run_into`]).
+    fn get_into(&mut self, r: &mut Reader<'_>) {
+        *self = Self::get(r);
+    }
 }
 
 macro_rules! wire_int {
@@ -255,18 +260,27 @@ impl<T: Wire> Wire for Vec<T> {
         }
     }
     fn get(r: &mut Reader<'_>) -> Self {
-        let n = r.len();
         let mut v = Vec::new();
+        v.get_into(r);
+        v
+    }
+    fn get_into(&mut self, r: &mut Reader<'_>) {
+        let n = r.len();
+        self.clear();
+        // Too little room: let it go first rather than grow it (a grown block is copied beside
+        // the old one).
+        if self.capacity() < n {
+            *self = Vec::new();
+        }
         // A length is at most the bytes left, but an item may be larger than its bytes: a
         // corrupted length must fail the reader, not abort the module on an allocation.
-        if v.try_reserve_exact(n).is_err() {
+        if self.try_reserve_exact(n).is_err() {
             r.fail("a list is too long to hold");
-            return v;
+            return;
         }
         for _ in 0..n {
-            v.push(T::get(r));
+            self.push(T::get(r));
         }
-        v
     }
 }
 
@@ -334,6 +348,9 @@ macro_rules! wire_struct {
             }
             fn get(r: &mut Reader<'_>) -> Self {
                 $t { $($f: Wire::get(r)),* }
+            }
+            fn get_into(&mut self, r: &mut Reader<'_>) {
+                $(self.$f.get_into(r);)*
             }
         }
     };
@@ -523,6 +540,16 @@ pub fn read_run(mut r: Reader<'_>) -> Result<Run, WireError> {
     r.finish(run, "bytes follow the run")
 }
 
+/// [`read_run`] into the memory of `spare`, a run no longer needed (the page's run on show, which
+/// the new one replaces): its lists are refilled in place where they have the room, so that a new
+/// run of 100,000 elements does not grow the page's memory by its size beside the old one's
+/// freed blocks. What `spare` held is gone either way.
+pub fn read_run_into(mut r: Reader<'_>, spare: Run) -> Result<Run, WireError> {
+    let mut run = spare;
+    run.get_into(&mut r);
+    r.finish(run, "bytes follow the run")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,6 +567,40 @@ mod tests {
         for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
             assert!(decode_run(&bytes[..cut]).is_err(), "a run cut at {cut} of {} bytes", bytes.len());
         }
+    }
+
+    /// A run read into another's memory is the run read afresh, whatever the other held (more,
+    /// fewer or other items); a cut run is refused as ever.
+    #[test]
+    fn a_run_read_into_another_is_the_run_read_afresh() {
+        let runs: Vec<Run> = [
+            r#"{"assigner": {"kind": "sliding", "size": 3000, "slide": 1000}, "allowed_lateness": 1000, "side_output": true,
+                "input": [{"id": 1, "key": "A", "ts": 1000}, {"wm": 5000}, {"id": 2, "key": "B", "ts": 2000},
+                {"id": 3, "key": "A", "ts": 100}, {"id": 4, "key": "C", "ts": 9000}, {"wm": 20000}]}"#,
+            r#"{"assigner": {"kind": "session", "gap": 1500}, "input": [{"id": 1, "key": "A", "ts": 1000}, {"wm": 5000}]}"#,
+            r#"{"assigner": {"kind": "tumbling", "size": 2000}, "input": []}"#,
+        ]
+        .iter()
+        .map(|json| run(&Scenario::from_json_str(json).unwrap_or_else(|e| panic!("{e}"))))
+        .collect();
+        for made in &runs {
+            let mut bytes = Vec::new();
+            encode_run(made, &mut bytes);
+            for spare in &runs {
+                let back = read_run_into(Reader::new(&bytes), spare.clone()).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(format!("{back:?}"), format!("{made:?}"));
+                let cut = &bytes[..bytes.len() / 2];
+                assert!(read_run_into(Reader::new(cut), spare.clone()).is_err());
+            }
+        }
+        // In place: a spare with the room keeps its blocks.
+        let (big, small) = (&runs[0], &runs[1]);
+        let mut bytes = Vec::new();
+        encode_run(small, &mut bytes);
+        let spare = big.clone();
+        let block = spare.trace.as_ptr();
+        let back = read_run_into(Reader::new(&bytes), spare).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back.trace.as_ptr(), block, "the trace read into the spare's room");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use std::fmt;
 use std::rc::{Rc, Weak};
 
-use crate::engine::wire::{Reader, Wire, encode_run, encoded_len, read_run};
+use crate::engine::wire::{Reader, Wire, encode_run, encoded_len, read_run, read_run_into};
 use crate::engine::{Run, Scenario, run};
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
@@ -173,13 +173,15 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
 }
 
 /// The run of an answer of `len` bytes (at least its header's), copied a chunk at a time by
-/// `copy(at, out)` ([`WorkQueue::read`]), or the worker's error.
-pub fn read_answer(len: usize, mut copy: impl FnMut(usize, &mut [u8])) -> Result<Run, String> {
+/// `copy(at, out)` ([`WorkQueue::read`]), or the worker's error; read into `spare`'s memory when
+/// given one (`wire::read_run_into`).
+pub fn read_answer(len: usize, spare: Option<Run>, mut copy: impl FnMut(usize, &mut [u8])) -> Result<Run, String> {
     let body = len.saturating_sub(HEADER_BYTES as usize);
     let mut r = Reader::chunked(body, move |at, out| copy(HEADER_BYTES as usize + at, out));
     // (An empty answer reads as a run that ends early.)
-    match u8::get(&mut r) {
-        0 => read_run(r).map_err(|e| e.to_string()),
+    match (u8::get(&mut r), spare) {
+        (0, Some(spare)) => read_run_into(r, spare).map_err(|e| e.to_string()),
+        (0, None) => read_run(r).map_err(|e| e.to_string()),
         _ => Err(String::get(&mut r)),
     }
 }
@@ -373,7 +375,7 @@ impl WorkQueue {
     /// memory beside the run it holds.
     pub fn read(&self, head: &[u8], len: usize, copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
         let (revision, slot) = self.arrived(head, len)?;
-        Some(RunFinished { revision, slot, result: read_answer(len, copy).map(Rc::new) })
+        Some(RunFinished { revision, slot, result: read_answer(len, None, copy).map(Rc::new) })
     }
 
     /// The revision and slot of an answer of `len` bytes that is current (`None`: stale or

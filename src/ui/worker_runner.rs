@@ -251,8 +251,9 @@ impl WorkerRunner {
             return detach(bytes);
         };
         let bytes = bytes.clone();
-        let read = move || {
-            let run = read_answer(len, |at, out| bytes.subarray(at as u32, (at + out.len()) as u32).copy_to(out));
+        let read = move |spare| {
+            let run =
+                read_answer(len, spare, |at, out| bytes.subarray(at as u32, (at + out.len()) as u32).copy_to(out));
             detach(&bytes);
             run
         };

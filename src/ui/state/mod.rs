@@ -270,12 +270,13 @@ impl AppState {
     }
 
     /// A worker's answer, read here: an answer to be installed on show (the main document's newest
-    /// request) is read after the layout, the fold and the scene of the run on show are let go
-    /// of, since the install makes them anew; the run on show stays until the new one is read,
-    /// and if it is not installed after all (unreadable, refused) they are made again from it.
+    /// request) is read after the run on show, its layout, its fold and its scene are let go of,
+    /// since the install makes them anew (at 100,000 elements the new run then takes the old
+    /// one's memory instead of growing the page's); if it is not installed after all (unreadable,
+    /// refused) they are made again.
     fn run_arrived(&mut self, arrived: RunArrived) {
         if arrived.slot != RunSlot::Main || arrived.revision != self.doc.requested {
-            return self.run_finished(arrived.read());
+            return self.run_finished(arrived.read(None));
         }
         let empty = Rc::new(crate::engine::run(&crate::engine::Scenario::default()));
         let none = Rc::new(RunLayout::new(&Scenario::default(), &empty));
@@ -285,7 +286,20 @@ impl AppState {
         // `refresh` makes the fold and the scene again.
         self.fold_key = (u64::MAX, usize::MAX);
         self.scene_key = None;
-        self.run_finished(arrived.read());
+        // The run on show goes too, unless a proposal waits for this answer (refused, it stays):
+        // the new run is read into its memory, which a 100,000-element page would otherwise grow
+        // by (freed blocks too scattered for the new run's lists). Should the answer be
+        // unreadable, the run on show is made again from its scenario.
+        // Read into its memory, where nothing else holds it.
+        let spare = if self.doc.proposed_field().is_none() {
+            Rc::try_unwrap(std::mem::replace(&mut self.doc.run, empty.clone())).ok()
+        } else {
+            None
+        };
+        self.run_finished(arrived.read(spare));
+        if Rc::ptr_eq(&self.doc.run, &empty) {
+            self.doc.run = Rc::new(crate::ui::runner::execute(&self.doc.shown_scenario));
+        }
         if Rc::ptr_eq(&self.doc.layout, &none) {
             self.doc.layout = Rc::new(RunLayout::new(&self.doc.shown_scenario, &self.doc.run));
             self.fit_lanes();

@@ -1,7 +1,7 @@
 //! A worker's answer read by the reducer (`Action::RunArrived`): installed as the same answer read
-//! first would be, read only after the layout, fold and scene of the run on show are let go of
-//! (the install makes them anew), and when it is not installed after all, the run on show stays
-//! whole with them made again.
+//! first would be, read only after the run on show, its layout, fold and scene are let go of (the
+//! install makes them anew), and when it is not installed after all, the run on show is as it was
+//! (made again from its scenario: unreadable) or kept (a proposal that may be refused).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -15,10 +15,11 @@ use crate::ui::scene::Scene;
 use crate::ui::scene::fate::{ElemFate, Fates};
 use crate::ui::scene::layout::RunLayout;
 
-/// The same answer, unread: read by running `read` first, then handing over its run.
-fn unread(answer: RunFinished, read: impl FnOnce() + 'static) -> RunArrived {
-    RunArrived::new(answer.revision, answer.slot, move || {
-        read();
+/// The same answer, unread: read by handing `read` the spare run it is read into, then handing
+/// over its run.
+fn unread(answer: RunFinished, read: impl FnOnce(Option<&crate::engine::Run>) + 'static) -> RunArrived {
+    RunArrived::new(answer.revision, answer.slot, move |spare| {
+        read(spare.as_ref());
         answer.result.map(|run| (*run).clone())
     })
 }
@@ -51,7 +52,7 @@ fn an_arrived_answer_is_installed_as_the_same_answer_read_first() {
     let (mut read_first, answer) = edited();
     let (mut arrived, _) = edited();
     read_first.dispatch(Action::RunFinished(answer.clone()));
-    arrived.dispatch(Action::RunArrived(unread(answer, || {})));
+    arrived.dispatch(Action::RunArrived(unread(answer, |_| {})));
     assert_eq!(arrived.run_status().0, "done");
     assert_eq!(arrived.doc.run.outputs, read_first.doc.run.outputs);
     assert_eq!(arrived.doc.run.elements.len(), 1);
@@ -62,15 +63,18 @@ fn an_arrived_answer_is_installed_as_the_same_answer_read_first() {
 }
 
 #[test]
-fn the_run_on_show_stays_while_an_answer_is_read_and_its_layout_fold_and_scene_go_first() {
+fn the_run_on_show_its_layout_fold_and_scene_go_before_an_answer_is_read() {
     let (mut st, answer) = edited();
     let run = Rc::downgrade(&st.doc.run);
     let layout = Rc::downgrade(&st.doc.layout);
     let fold = Rc::downgrade(&st.fold);
     let scene = Rc::downgrade(&st.scene);
+    let events = st.doc.run.trace.len();
     let seen = Rc::new(Cell::new(None));
-    let look = seen.clone();
-    st.dispatch(Action::RunArrived(unread(answer, move || {
+    let (look, spare) = (seen.clone(), Rc::new(Cell::new(None)));
+    let spare_seen = spare.clone();
+    st.dispatch(Action::RunArrived(unread(answer, move |s| {
+        spare_seen.set(s.map(|s| s.trace.len()));
         look.set(Some((
             run.upgrade().is_none(),
             layout.upgrade().is_none(),
@@ -78,7 +82,8 @@ fn the_run_on_show_stays_while_an_answer_is_read_and_its_layout_fold_and_scene_g
             scene.upgrade().is_none(),
         )))
     })));
-    assert_eq!(seen.get(), Some((false, true, true, true)), "(run, layout, fold, scene) gone when read");
+    assert_eq!(seen.get(), Some((true, true, true, true)), "(run, layout, fold, scene) gone when read");
+    assert_eq!(spare.get(), Some(events), "read into the old run's memory");
     assert_eq!(st.doc.run.elements.len(), 1, "installed");
 }
 
@@ -86,11 +91,14 @@ fn the_run_on_show_stays_while_an_answer_is_read_and_its_layout_fold_and_scene_g
 fn an_answer_that_cannot_be_read_leaves_the_run_on_show_as_it_was() {
     let (mut st, answer) = edited();
     let (run, layout, fold, scene) = (st.doc.run.clone(), st.doc.layout.clone(), st.fold.clone(), st.scene.clone());
-    let cut = RunArrived::new(answer.revision, answer.slot, || Err("the answer is cut short".to_string()));
+    let cut = RunArrived::new(answer.revision, answer.slot, |_| Err("the answer is cut short".to_string()));
     st.dispatch(Action::RunArrived(cut));
     assert!(st.chrome.banners.iter().any(|b| b.contains("the answer is cut short")), "{:?}", st.chrome.banners);
     assert_eq!(st.run_status().0, "error");
-    assert!(Rc::ptr_eq(&st.doc.run, &run), "the run on show stays");
+    assert!(
+        !Rc::ptr_eq(&st.doc.run, &run) && format!("{:?}", st.doc.run) == format!("{run:?}"),
+        "the run on show, made again"
+    );
     assert!(same_layout(&st.doc.layout, &layout));
     assert_eq!(*st.fold, *fold);
     assert_eq!(drawn(&st.scene), drawn(&scene));
@@ -107,7 +115,7 @@ fn a_refused_proposal_read_late_leaves_the_run_on_show_as_it_was() {
     let answers = later.take();
     assert_eq!(answers.len(), 1);
     let answer = answers.into_iter().next().unwrap_or_else(|| panic!("one answer"));
-    st.dispatch(Action::RunArrived(unread(answer, || {})));
+    st.dispatch(Action::RunArrived(unread(answer, |_| {})));
     let errors = st.config.errors(&st.doc.scenario);
     assert!(errors.get(&Field::TriggerInterval).is_some_and(|e| e.contains("/ by zero")), "{errors:?}");
     assert!(Rc::ptr_eq(&st.doc.run, &run), "refused: the run on show stays");
@@ -122,7 +130,7 @@ fn a_stale_arrived_answer_is_dropped_and_lets_go_of_nothing() {
     let scene = st.scene.clone();
     let read = Rc::new(Cell::new(false));
     let was_read = read.clone();
-    st.dispatch(Action::RunArrived(unread(answer, move || was_read.set(true))));
+    st.dispatch(Action::RunArrived(unread(answer, move |_| was_read.set(true))));
     assert!(read.get(), "read, and dropped as stale");
     assert!(Rc::ptr_eq(&st.scene, &scene), "the scene on show was not let go of");
     assert_eq!(st.run_status().0, "running");
@@ -133,8 +141,8 @@ fn an_answer_is_read_once() {
     let (_, answer) = edited();
     let reads = Rc::new(Cell::new(0));
     let count = reads.clone();
-    let a = unread(answer, move || count.set(count.get() + 1));
-    assert!(a.read().result.is_ok());
-    assert!(a.clone().read().result.is_err(), "a second read is an error");
+    let a = unread(answer, move |_| count.set(count.get() + 1));
+    assert!(a.read(None).result.is_ok());
+    assert!(a.clone().read(None).result.is_err(), "a second read is an error");
     assert_eq!(reads.get(), 1);
 }
