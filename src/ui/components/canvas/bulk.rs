@@ -29,7 +29,7 @@ use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::ui::action::ObjectId;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{
-    LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup, WindowItem,
+    Items, LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup, WindowItem,
 };
 
 /// The colours of `assets/style.css` (a canvas cannot read CSS variables per item cheaply).
@@ -159,7 +159,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
 /// The overlay's share of the scene: the objects of `scene.overlay`.
 struct Overlay {
     windows: Vec<WindowGroup>,
-    timers: Rc<[TimerItem]>,
+    timers: Items<TimerItem>,
     side: SideLane,
     marbles: Vec<MarbleGroup>,
 }
@@ -175,7 +175,7 @@ fn overlay(s: &Scene) -> Overlay {
             .iter()
             .filter_map(|g| {
                 let items: Vec<WindowItem> = g.items.iter().filter(|w| on(&w.id)).cloned().collect();
-                (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::from(items) })
+                (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::new(items) })
             })
             .collect()
     } else {
@@ -219,9 +219,9 @@ fn overlay(s: &Scene) -> Overlay {
         .collect();
     Overlay {
         windows,
-        timers: Rc::from(timers),
+        timers: Rc::new(timers),
         side: SideLane { y: s.side.y, enabled: s.side.enabled, groups: side_groups },
-        marbles: vec![MarbleGroup { key: Rc::from("overlay"), items: Rc::from(chosen) }],
+        marbles: vec![MarbleGroup { key: Rc::from("overlay"), items: Rc::new(chosen) }],
     }
 }
 

@@ -1,7 +1,7 @@
 //! Window bands: one per window of each key, stacked in rows (sliding windows overlap), with the
 //! hatched allowed-lateness extension, the state bar, and the animations of the step just taken.
 
-use std::rc::Rc;
+use crate::ui::scene::Items;
 
 use yew::prelude::*;
 
@@ -23,7 +23,7 @@ pub fn windows(groups: &[WindowGroup]) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct WindowLaneProps {
-    items: Rc<[WindowItem]>,
+    items: Items<WindowItem>,
 }
 
 #[component]

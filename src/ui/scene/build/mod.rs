@@ -20,8 +20,8 @@ use super::fold::{Effect, StepFold, result_text};
 use super::layout::{RunLayout, dims};
 use super::nav::Focusable;
 use super::{
-    Axis, Backend, BandLabel, BoundItem, DragLabel, Flight, GhostItem, LaneItem, MarbleGroup, MarbleItem, STEP_MILLIS,
-    Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
+    Axis, Backend, BandLabel, BoundItem, DragLabel, Flight, GhostItem, Items, LaneItem, MarbleGroup, MarbleItem,
+    STEP_MILLIS, Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
 };
 
 /// Everything a scene is built from.
@@ -177,7 +177,7 @@ impl<'a> SceneInput<'a> {
             } else {
                 self.windows(entry, &names)
             },
-            timers: if self.two_d { Rc::from([]) } else { self.timers(entry, &names) },
+            timers: if self.two_d { Rc::default() } else { self.timers(entry, &names) },
             expiries: if self.two_d || self.shown.process_function.is_none() {
                 Rc::from([])
             } else {
@@ -284,6 +284,14 @@ impl<'a> SceneInput<'a> {
         let view = &self.fold.view;
         let lateness = self.scenario.lateness();
         let max_contents = view.windows.iter().map(|w| w.contents.len()).max().unwrap_or(1).max(1);
+        // Each lane's list made at its size (grown by doubling, the lists of 100,000 windows left
+        // their outgrown blocks behind them).
+        let mut per_lane = vec![0usize; self.layout.lanes.len()];
+        for w in &view.windows {
+            if let Some(n) = self.layout.lane_of_run_key.get(w.key as usize).and_then(|l| per_lane.get_mut(*l)) {
+                *n += 1;
+            }
+        }
         let mut groups: BTreeMap<usize, Vec<WindowItem>> = BTreeMap::new();
         for (wi, w) in view.windows.iter().enumerate() {
             let Some(lane) = self.layout.lane_of_key(w.key) else { continue };
@@ -332,7 +340,8 @@ impl<'a> SceneInput<'a> {
             let fill = w.contents.len() as f64 / max_contents as f64;
             let id = ObjectId::Window { key: w.key, window: w.window };
             let lane_ix = self.layout.lane_of_run_key.get(w.key as usize).copied().unwrap_or(0);
-            groups.entry(lane_ix).or_default().push(WindowItem {
+            let room = per_lane.get(lane_ix).copied().unwrap_or(0);
+            groups.entry(lane_ix).or_insert_with(|| Vec::with_capacity(room)).push(WindowItem {
                 id,
                 key_name: names.key(w.key),
                 bounds,
@@ -356,14 +365,15 @@ impl<'a> SceneInput<'a> {
                 tab: self.tab(id, entry),
             });
         }
-        groups.into_iter().map(|(lane, items)| WindowGroup { lane, items: Rc::from(items) }).collect()
+        groups.into_iter().map(|(lane, items)| WindowGroup { lane, items: Rc::new(items) }).collect()
     }
 
-    fn timers(&self, entry: Option<ObjectId>, names: &Names) -> Rc<[TimerItem]> {
+    fn timers(&self, entry: Option<ObjectId>, names: &Names) -> Items<TimerItem> {
         let vp = &self.viewport;
         // One glyph per (key, time): the timer service deduplicates (key, window, time) anyway.
         let mut seen: BTreeMap<(u32, Millis), ()> = BTreeMap::new();
-        let mut out = Vec::new();
+        // At most one per view timer (fewer: one a key and time, of the axis's clock), shrunk after.
+        let mut out = Vec::with_capacity(self.fold.view.timers.len());
         let function = self.shown.process_function.is_some();
         let ignored = if function { super::process::ignored_timers(self.run, self.fold.view.step) } else { Vec::new() };
         // Each axis shows the timers of its own clock.
@@ -409,7 +419,8 @@ impl<'a> SceneInput<'a> {
                 tab: self.tab(id, entry),
             });
         }
-        Rc::from(out)
+        out.shrink_to_fit();
+        Rc::new(out)
     }
 
     fn marble_groups(&self, entry: Option<ObjectId>, names: &Names) -> Vec<MarbleGroup> {
@@ -480,7 +491,7 @@ impl<'a> SceneInput<'a> {
             .into_iter()
             .map(|((lane, chunk), items)| MarbleGroup {
                 key: Rc::from(format!("{lane}:{chunk}")),
-                items: Rc::from(items),
+                items: Rc::new(items),
             })
             .collect()
     }
@@ -664,7 +675,7 @@ impl<'a> SceneInput<'a> {
                 m.selected = m.id == id;
                 m.tab = self.tab(m.id, Some(id));
             }
-            group.items = Rc::from(items);
+            group.items = Rc::new(items);
         }
         scene.entry = Some(id);
         scene.overlay = vec![id];
@@ -699,7 +710,7 @@ impl<'a> SceneInput<'a> {
         // changes no paint of the scene's `<svg>` either (its repaint and layerize were a 50-70 ms
         // frame at 2,000 elements when they came in the drag's first frames).
         items[k].selected = false;
-        group.items = Rc::from(items);
+        group.items = Rc::new(items);
         scene.lifted = Some(copy);
     }
 
@@ -739,7 +750,7 @@ fn place_in_groups(groups: &mut [MarbleGroup], index: usize, place: impl FnOnce(
     let group = &mut groups[g];
     let mut items = group.items.to_vec();
     place(&mut items[k]);
-    group.items = Rc::from(items);
+    group.items = Rc::new(items);
     Some(())
 }
 
