@@ -99,8 +99,11 @@ function isLocal(url) {
  * Every non-local request is recorded and aborted, so a test can assert the app is offline-clean.
  * Resolves to { page, context, consoleErrors, pageErrors, externalRequests, close }.
  */
-export async function openPage(browser, url, { viewport = VIEWPORTS.laptop, deviceScaleFactor = 1 } = {}) {
+export async function openPage(browser, url, { viewport = VIEWPORTS.laptop, deviceScaleFactor = 1, initScript } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
+  // A script run in the page before its own (Playwright's addInitScript), e.g. to catch the wasm
+  // instance as it starts.
+  if (initScript) await context.addInitScript(initScript);
   const consoleErrors = [];
   const pageErrors = [];
   const externalRequests = [];
@@ -130,6 +133,7 @@ export async function openApp({
   path = '',
   waitFor = '[data-testid="timeline"]',
   timeout = 15000,
+  initScript,
 } = {}) {
   const server = process.env.TIDEMARK_URL ? null : await startServer();
   const base = process.env.TIDEMARK_URL || server.url;
@@ -140,7 +144,7 @@ export async function openApp({
     if (server) await server.close();
   };
   try {
-    const opened = await openPage(browser, url, { viewport });
+    const opened = await openPage(browser, url, { viewport, initScript });
     if (waitFor) {
       await opened.page.waitForSelector(waitFor, { state: 'visible', timeout }).catch((err) => {
         const seen = [...opened.pageErrors, ...opened.consoleErrors];
