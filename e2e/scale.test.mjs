@@ -335,11 +335,12 @@ test('a scenario over the page limit is refused with a clear message, and nothin
   assert.deepEqual(app.pageErrors, []);
 });
 
-// Issue 15's memory goal, kept: the page and its worker under 300 MB (wasm memory plus the live JS
-// heap) at 100,000 elements, through a load, a drag of a fixed 40 moves and its drop, for each
+// Issue 15's memory goal, kept: the page under 300 MB (its wasm memory, a high-water mark, plus the
+// live JS heap, and its worker's, though the worker is ended after the drop's large answer and read
+// fresh) at 100,000 elements, through a load, a drag of a fixed 40 moves and its drop, for each
 // assigner. (`scripts/bench browser` measures the same after a 2-s drag, without a collection
 // first, and reports it in the README.)
-test('100,000 elements: the page and its worker stay under 300 MB through a load, a drag and its drop', { timeout: 240000 }, async (t) => {
+test('100,000 elements: the page stays under 300 MB through a load, a drag and its drop', { timeout: 240000 }, async (t) => {
   for (const kind of ['tumbling', 'sliding', 'session']) {
     const app = await openApp({
       viewport: { width: 1920, height: 1080 },

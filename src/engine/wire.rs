@@ -185,6 +185,39 @@ impl Sink for Len {
     }
 }
 
+/// FNV-1a (64 bit) of what a `put` would write: a fingerprint of values, compared where the values
+/// themselves are gone (the page's output list compares the rows of a run it no longer holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fnv(pub u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Sink for Fnv {
+    fn push(&mut self, byte: u8) {
+        self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    fn extend_from_slice(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.push(*b);
+        }
+    }
+}
+
+/// What a run's rows are made of (its outputs, key names and element values), as a fingerprint.
+pub fn rows_fingerprint(run: &Run) -> u64 {
+    let mut h = Fnv::default();
+    run.outputs.put(&mut h);
+    run.keys.put(&mut h);
+    for e in &run.elements {
+        e.value.put(&mut h);
+    }
+    h.0
+}
+
 /// Written to bytes and read back (a malformed read marks the reader failed, see [`Reader`]).
 pub trait Wire: Sized {
     fn put<S: Sink>(&self, out: &mut S);
@@ -272,7 +305,8 @@ impl<T: Wire> Wire for Vec<T> {
         // it replaces (`read_run_into`) then finds the room for a few more items: at 100,000
         // elements a drag that adds an event needed a new 82 MB block for the trace beside the
         // freed one, and the page grew by it.
-        let room = if self.capacity() < n {
+        // Far more room than needed (a small run read into a large one's memory): let it go too.
+        let room = if self.capacity() < n || self.capacity() / 2 > n.saturating_add(n / 32) {
             *self = Vec::new();
             n.saturating_add(n / 32)
         } else {
@@ -599,14 +633,25 @@ mod tests {
                 assert!(read_run_into(Reader::new(cut), spare.clone()).is_err());
             }
         }
-        // In place: a spare with the room keeps its blocks.
+        // In place: a spare with the room keeps its blocks; one with far more room lets them go.
         let (big, small) = (&runs[0], &runs[1]);
-        let mut bytes = Vec::new();
-        encode_run(small, &mut bytes);
+        let read_into = |made: &Run, spare: Run| {
+            let mut bytes = Vec::new();
+            encode_run(made, &mut bytes);
+            read_run_into(Reader::new(&bytes), spare).unwrap_or_else(|e| panic!("{e}"))
+        };
         let spare = big.clone();
         let block = spare.trace.as_ptr();
-        let back = read_run_into(Reader::new(&bytes), spare).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(back.trace.as_ptr(), block, "the trace read into the spare's room");
+        assert_eq!(read_into(big, spare).trace.as_ptr(), block, "the trace read into the spare's room");
+        // A list read afresh has 1/32 room to spare, for the few items more of the next read.
+        let long: Vec<i64> = (0..1000).collect();
+        let mut bytes = Vec::new();
+        long.put(&mut bytes);
+        let back = Vec::<i64>::get(&mut Reader::new(&bytes));
+        assert_eq!((back.len(), back.capacity()), (1000, 1031));
+        let (spare, many) = (big.clone(), big.trace.len());
+        assert!(many > 2 * small.trace.len(), "the test's runs: {many} events against {}", small.trace.len());
+        assert!(read_into(small, spare).trace.capacity() < many, "far too much room is let go");
     }
 
     #[test]

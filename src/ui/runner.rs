@@ -1,13 +1,13 @@
 //! Engine runs as effects (TIMELINE_CONTRACT.md §3). The reducer never runs the engine: an edit
 //! bumps the scenario's revision and leaves a [`RunRequest`]; a [`Runner`] answers it with a
-//! [`RunFinished`], which comes back as `Action::RunFinished`; an answer for an older revision
-//! than the newest request is dropped.
+//! [`RunFinished`], which comes back as `Action::RunFinished` (a worker's unread, as
+//! `Action::RunArrived`); an answer for an older revision than the newest request is dropped.
 //!
 //! ```text
 //!  Action (edit) ──▶ reducer: revision += 1, RunRequest { revision, slot, scenario }
 //!                                               │  AppState::dispatch hands it to the runner
 //!  MainThreadRunner::submit ── execute ─────────┴──▶ Some(RunFinished { revision, slot, result })   (at once)
-//!  (a Web Worker runner: None now, Action::RunFinished later, from its message handler)
+//!  (a Web Worker runner: None now, Action::RunArrived later, from its message handler)
 //!  Action::RunFinished ──▶ reducer: revision current? install the run : drop it
 //! ```
 //!
@@ -32,7 +32,7 @@ pub fn execute(scenario: &Scenario) -> Run {
 /// Where engine runs happen.
 pub trait Runner {
     /// Starts a run. A runner that can answer at once returns the answer; one that answers later
-    /// returns `None` and dispatches `Action::RunFinished` when it is done.
+    /// returns `None` and dispatches the answer when it is done (`Action::RunArrived`, unread).
     fn submit(&self, request: RunRequest) -> Option<RunFinished>;
 
     /// The runner's name, for the run-status test hook (`main-thread`, `worker`).
@@ -181,15 +181,20 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
 
 /// The run of an answer of `len` bytes (at least its header's), copied a chunk at a time by
 /// `copy(at, out)` ([`WorkQueue::read`]), or the worker's error; read into `spare`'s memory when
-/// given one (`wire::read_run_into`).
-pub fn read_answer(len: usize, spare: Option<Run>, mut copy: impl FnMut(usize, &mut [u8])) -> Result<Run, String> {
+/// given one (`wire::read_run_into`), else `spare` is handed back (the worker's error, or none
+/// given).
+pub fn read_answer(
+    len: usize,
+    spare: Option<Run>,
+    mut copy: impl FnMut(usize, &mut [u8]),
+) -> (Result<Run, String>, Option<Run>) {
     let body = len.saturating_sub(HEADER_BYTES as usize);
     let mut r = Reader::chunked(body, move |at, out| copy(HEADER_BYTES as usize + at, out));
     // (An empty answer reads as a run that ends early.)
     match (u8::get(&mut r), spare) {
-        (0, Some(spare)) => read_run_into(r, spare).map_err(|e| e.to_string()),
-        (0, None) => read_run(r).map_err(|e| e.to_string()),
-        _ => Err(String::get(&mut r)),
+        (0, Some(spare)) => (read_run_into(r, spare).map_err(|e| e.to_string()), None),
+        (0, None) => (read_run(r).map_err(|e| e.to_string()), None),
+        (_, spare) => (Err(String::get(&mut r)), spare),
     }
 }
 
@@ -379,10 +384,11 @@ impl WorkQueue {
     /// [`HEADER_BYTES`], and `copy(at, out)` copies `out.len()` of them from `at`. Nothing is
     /// copied of a stale answer (at 100,000 elements an answer is 44 MB), and a current one is
     /// decoded a chunk at a time ([`Reader::chunked`]): no copy of the whole answer is ever in wasm
-    /// memory beside the run it holds.
+    /// memory beside the run it holds. (The worker runner reads in the reducer instead:
+    /// [`WorkQueue::arrived`], then [`read_answer`] into the old run's memory.)
     pub fn read(&self, head: &[u8], len: usize, copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
         let (revision, slot) = self.arrived(head, len)?;
-        Some(RunFinished { revision, slot, result: read_answer(len, None, copy).map(Rc::new) })
+        Some(RunFinished { revision, slot, result: read_answer(len, None, copy).0.map(Rc::new) })
     }
 
     /// The revision and slot of an answer of `len` bytes that is current (`None`: stale or

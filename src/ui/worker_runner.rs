@@ -1,12 +1,13 @@
 //! The Web Worker runner (TIMELINE_CONTRACT.md §3): engine runs go to the `tidemark-worker` module
 //! in a module worker (`assets/engine-worker.js`), so that a drag or a load never waits on the
-//! engine; the answers come back as `Action::RunFinished` through the reducer's dispatcher.
+//! engine; the answers come back as `Action::RunArrived` through the reducer's dispatcher, which
+//! reads them (`AppState::run_arrived`: into the memory of the run they replace).
 //!
 //! ```text
 //!  submit(request) ──WorkQueue──▶ postMessage(bytes, [buffer])  ─▶ worker: answer(bytes)
 //!  onmessage(bytes) ──WorkQueue::done──▶ post the next
 //!                   ──WorkQueue::rest_left──▶ a drag move's answer? hold it until the pointer rests
-//!                   ──WorkQueue::read──▶ stale? drop unread : Action::RunFinished
+//!                   ──WorkQueue::arrived──▶ stale? drop unread : Action::RunArrived (read_answer)
 //! ```
 //!
 //! Where no worker can be made (no `data-worker` on the loader script, a `file:` page, a sandboxed
@@ -252,10 +253,10 @@ impl WorkerRunner {
         };
         let bytes = bytes.clone();
         let read = move |spare| {
-            let run =
+            let read =
                 read_answer(len, spare, |at, out| bytes.subarray(at as u32, (at + out.len()) as u32).copy_to(out));
             detach(&bytes);
-            run
+            read
         };
         self.deliver(Action::RunArrived(RunArrived::new(revision, slot, read)));
     }

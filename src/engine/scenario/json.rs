@@ -27,10 +27,17 @@ impl Scenario {
         out
     }
 
-    /// Room for the text of [`Scenario::to_json_string`], a little more than most need (an item
-    /// is 40-60 bytes): grown by doubling, the text of 100,000 elements held two blocks at once.
+    /// Room for the text of [`Scenario::to_json_string`], a little more than it needs: the first
+    /// items' length (40-90 bytes each: timestamps, arrivals, partitions and keys vary) times the
+    /// items, plus an eighth. Grown by doubling, the text of 100,000 elements held two blocks at once.
     pub fn json_len_guess(&self) -> usize {
-        256 + 64 * self.input.len()
+        const SAMPLE: usize = 64;
+        let mut sample = String::new();
+        for item in self.input.iter().take(SAMPLE) {
+            push_item(&mut sample, item);
+        }
+        let per_item = sample.len() / SAMPLE.min(self.input.len()).max(1) + 1;
+        1024 + (per_item + per_item / 8) * self.input.len()
     }
 
     /// Writes the text of [`Scenario::to_json_string`] at the end of `out`.

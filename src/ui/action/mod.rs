@@ -3,8 +3,8 @@
 //! actions, [`super::components`] and [`super::hooks`] send them.
 //!
 //! ```text
-//!  pointer / key / timer / URL ──▶ Action ──▶ state::AppState::dispatch ──▶ new state ──▶ components
-//!                                                   └─ RunRequest ──▶ runner ──▶ Action::RunFinished
+//!  pointer / key / timer / URL ──▶ Action ──▶ state::AppState::dispatch ──▶ state changed ──▶ components
+//!                                                   └─ RunRequest ──▶ runner ──▶ Action::RunFinished / RunArrived
 //! ```
 //!
 //! One file per concern, each a leaf (no file here imports another, so no circle can form):

@@ -48,8 +48,9 @@ impl PartialEq for RunFinished {
     }
 }
 
-/// How an unread answer is read (once), into a spare run's memory when given one.
-type Read = Box<dyn FnOnce(Option<Run>) -> Result<Run, String>>;
+/// How an unread answer is read (once), into a spare run's memory when given one; the spare comes
+/// back when it was not read into (`runner::read_answer`).
+type Read = Box<dyn FnOnce(Option<Run>) -> (Result<Run, String>, Option<Run>)>;
 
 /// A worker's answer, current when it came and still unread in its buffer (`ui::worker_runner`):
 /// the reducer reads it only after letting go of what the install builds anew from it
@@ -66,18 +67,21 @@ impl RunArrived {
     pub fn new(
         revision: u64,
         slot: RunSlot,
-        read: impl FnOnce(Option<Run>) -> Result<Run, String> + 'static,
+        read: impl FnOnce(Option<Run>) -> (Result<Run, String>, Option<Run>) + 'static,
     ) -> RunArrived {
         RunArrived { revision, slot, read: Rc::new(RefCell::new(Some(Box::new(read)))) }
     }
 
     /// The answer, read: decoded once (a second read is an error, not a second decode), into
-    /// `spare`'s memory when given a run no longer needed (`wire::read_run_into`).
-    pub fn read(&self, spare: Option<Run>) -> RunFinished {
+    /// `spare`'s memory when given a run no longer needed (`wire::read_run_into`); the spare comes
+    /// back when it was not read into.
+    pub fn read(&self, spare: Option<Run>) -> (RunFinished, Option<Run>) {
         let read = self.read.borrow_mut().take();
-        let result =
-            read.map_or_else(|| Err("the answer was read already".to_string()), |read| read(spare).map(Rc::new));
-        RunFinished { revision: self.revision, slot: self.slot, result }
+        let (result, spare) = match read {
+            Some(read) => read(spare),
+            None => (Err("the answer was read already".to_string()), spare),
+        };
+        (RunFinished { revision: self.revision, slot: self.slot, result: result.map(Rc::new) }, spare)
     }
 }
 

@@ -22,10 +22,24 @@ fn teach(state: &AppHandle, a: TeachAction) {
 
 /// Copies a share link (or embed code) and records what was copied.
 fn share(state: &AppHandle, what: &'static str) {
-    let s = state.get();
-    let s: &AppState = &s;
+    // (The state is let go of before the dispatches below: one read across a dispatch makes the
+    // reducer change a copy, `hooks::AppCell`.)
+    let text = {
+        let s = state.get();
+        let s: &AppState = &s;
+        share_text(s, what)
+    };
+    let state2 = state.clone();
+    let text2 = text.clone();
+    // Show the text at once (selectable by hand), then say whether the clipboard took it.
+    teach(state, TeachAction::Shared(ShareBox { what, text: text.clone(), copied: false }));
+    export::copy_text(&text, move |ok| teach(&state2, TeachAction::Shared(ShareBox { what, text: text2, copied: ok })));
+}
+
+/// The share link (or embed code) of what is on show.
+fn share_text(s: &AppState, what: &str) -> String {
     let base = export::base_url();
-    let text = match what {
+    match what {
         "embed" => {
             let title = s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.title.clone());
             embed_code(
@@ -35,20 +49,24 @@ fn share(state: &AppHandle, what: &'static str) {
             )
         }
         _ => format!("{base}#{}{}", s.teach.share_fragment(&s.doc.scenario, s.play.step, s.steps()), s.compare_param()),
-    };
-    let state2 = state.clone();
-    let text2 = text.clone();
-    // Show the text at once (selectable by hand), then say whether the clipboard took it.
-    teach(state, TeachAction::Shared(ShareBox { what, text: text.clone(), copied: false }));
-    export::copy_text(&text, move |ok| teach(&state2, TeachAction::Shared(ShareBox { what, text: text2, copied: ok })));
+    }
 }
 
 fn export_action(state: &AppHandle, what: &str) {
-    let s = state.get();
-    let s: &AppState = &s;
+    let result = {
+        let s = state.get();
+        export_now(state, &s, what)
+    };
+    if let Err(e) = result {
+        state.dispatch(Action::Panel(PanelAction::ShowBanner(format!("Export failed: {e}"))));
+    }
+}
+
+/// Exports what is on show (the state read, no dispatch: see `share`).
+fn export_now(state: &AppHandle, s: &AppState, what: &str) -> Result<(), String> {
     let stem =
         export::file_stem(&s.teach.preset.as_ref().map_or_else(|| s.doc.scenario.name.clone(), |p| p.id.clone()));
-    let result = match what {
+    match what {
         "svg" => export::export_svg(&format!("{stem}-step-{}", s.play.step)),
         "png" => {
             let state = state.clone();
@@ -60,9 +78,6 @@ fn export_action(state: &AppHandle, what: &str) {
             let text = serde_json::to_string_pretty(&s.doc.scenario.to_json()).unwrap_or_default();
             export::download_text(&text, "application/json", &format!("{stem}.json"))
         }
-    };
-    if let Err(e) = result {
-        state.dispatch(Action::Panel(PanelAction::ShowBanner(format!("Export failed: {e}"))));
     }
 }
 

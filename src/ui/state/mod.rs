@@ -15,7 +15,7 @@
 //!    │    Panel / menus ────────────▶ chrome.rs    banners, menu, editor, tabs, help
 //!    │    Key ──────────────────────▶ keys.rs      the key map → one of the above
 //!    │    Compare ──────────────────▶ compare.rs   compare mode's second configuration, the SQL view's TVF
-//!    │    RunFinished ──────────────▶ here         install the run (or drop it), then what follows a run
+//!    │    RunFinished / RunArrived ─▶ here         install the run (or drop it), then what follows a run
 //!    ├─ sync: compare mode's B follows A's input (compare.rs)
 //!    ├─ drain: each RunRequest to the runner; an answer at once is reduced here too
 //!    ├─ record the undo step (a drag: at its end)
@@ -275,8 +275,12 @@ impl AppState {
     /// one's memory instead of growing the page's); if it is not installed after all (unreadable,
     /// refused) they are made again.
     fn run_arrived(&mut self, arrived: RunArrived) {
-        if arrived.slot != RunSlot::Main || arrived.revision != self.doc.requested {
-            return self.run_finished(arrived.read(None));
+        if arrived.slot == RunSlot::Compare {
+            return self.run_finished(arrived.read(None).0);
+        }
+        // Stale: dropped unread.
+        if arrived.revision != self.doc.requested {
+            return;
         }
         let empty = Rc::new(crate::engine::run(&crate::engine::Scenario::default()));
         let none = Rc::new(RunLayout::new(&Scenario::default(), &empty));
@@ -286,19 +290,33 @@ impl AppState {
         // `refresh` makes the fold and the scene again.
         self.fold_key = (u64::MAX, usize::MAX);
         self.scene_key = None;
-        // The run on show goes too, unless a proposal waits for this answer (refused, it stays):
-        // the new run is read into its memory, which a 100,000-element page would otherwise grow
-        // by (freed blocks too scattered for the new run's lists). Should the answer be
-        // unreadable, the run on show is made again from its scenario.
-        // Read into its memory, where nothing else holds it.
-        let spare = if self.doc.proposed_field().is_none() {
-            Rc::try_unwrap(std::mem::replace(&mut self.doc.run, empty.clone())).ok()
-        } else {
-            None
+        // The run on show goes too, where nothing else holds it and no proposal waits for this
+        // answer (refused, the run stays): the new run is read into its memory, which a
+        // 100,000-element page would otherwise grow by (freed blocks too scattered for the new
+        // run's lists).
+        let spare = match self.doc.proposed_field() {
+            None => match Rc::try_unwrap(std::mem::replace(&mut self.doc.run, empty.clone())) {
+                Ok(run) => Some(run),
+                Err(shared) => {
+                    self.doc.run = shared;
+                    None
+                }
+            },
+            Some(_) => None,
         };
-        self.run_finished(arrived.read(spare));
+        let (answer, spare) = arrived.read(spare);
+        if let Some(run) = spare {
+            // Not read into (the worker's error): still the run on show.
+            self.doc.run = Rc::new(run);
+        }
+        self.run_finished(answer);
         if Rc::ptr_eq(&self.doc.run, &empty) {
-            self.doc.run = Rc::new(crate::ui::runner::execute(&self.doc.shown_scenario));
+            // Read into, and then unreadable: nothing of the run on show is left. The page shows
+            // no run, as before the first one, and asks for the scenario's again (the reducer
+            // runs no engine).
+            self.doc.shown_scenario = Rc::new(Scenario::default());
+            let request = self.doc.touch();
+            self.request(request);
         }
         if Rc::ptr_eq(&self.doc.layout, &none) {
             self.doc.layout = Rc::new(RunLayout::new(&self.doc.shown_scenario, &self.doc.run));

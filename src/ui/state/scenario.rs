@@ -70,6 +70,9 @@ pub struct Doc {
     /// element values): the output list compares this, not the runs (it holds no run between
     /// renders, so a replaced run goes at once).
     pub outputs_version: u64,
+    /// The rows' fingerprint of the run on show (`wire::rows_fingerprint`): compared with the next
+    /// run's, which may be read into the old run's memory (`AppState::run_arrived`).
+    rows: u64,
     /// The runner's failure for the newest request (the run-status `error`).
     pub failure: Option<String>,
     /// Which document this is (its runs' requests and answers say so).
@@ -83,6 +86,7 @@ impl Doc {
     pub fn empty() -> Doc {
         let scenario = Scenario::default();
         let run = run(&scenario);
+        let rows = crate::engine::wire::rows_fingerprint(&run);
         let scenario = Rc::new(scenario);
         Doc {
             layout: Rc::new(RunLayout::new(&scenario, &run)),
@@ -94,6 +98,7 @@ impl Doc {
             shown: 0,
             commits: 0,
             outputs_version: 0,
+            rows,
             failure: None,
             slot: RunSlot::Main,
             proposal: None,
@@ -177,10 +182,9 @@ impl Doc {
         // The old run goes before the new layout is made (the state is changed in place:
         // `hooks::AppCell`), so that at 100,000 elements two runs are not alive beside the old
         // layout and the new one.
-        let values = |r: &Run| r.elements.iter().map(|e| e.value).collect::<Vec<_>>();
-        if !Rc::ptr_eq(&self.run, &run)
-            && (self.run.outputs != run.outputs || self.run.keys != run.keys || values(&self.run) != values(&run))
-        {
+        let rows = crate::engine::wire::rows_fingerprint(&run);
+        if rows != self.rows {
+            self.rows = rows;
             self.outputs_version += 1;
         }
         self.run = run;
@@ -209,9 +213,10 @@ impl Doc {
     }
 
     /// The scenario to edit (copied first when anything else shares it: an undo snapshot, the
-    /// request the worker runner posted last, the run on show's `shown_scenario`). Only for an edit that changes it and is then asked for
-    /// ([`Doc::touch`]): a worker's queue holds the scenarios of waiting requests weakly
-    /// (`runner::WorkQueue`), and an edit cuts them off, as the edit's own request replaces them.
+    /// request the worker runner posted last, the run on show's `shown_scenario`). Only for an
+    /// edit that changes it and is then asked for ([`Doc::touch`]): a worker's queue holds the
+    /// scenarios of waiting requests weakly (`runner::WorkQueue`), and an edit cuts them off, as
+    /// the edit's own request replaces them.
     pub fn scenario_mut(&mut self) -> &mut Scenario {
         Rc::make_mut(&mut self.scenario)
     }

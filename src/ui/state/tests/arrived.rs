@@ -6,7 +6,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::runs_support::later_loaded;
+use super::runs_support::{Later, later_loaded};
 use super::*;
 use crate::ui::action::TriggerChoice;
 use crate::ui::action::{ConfigEdit, EditAction, Field, PlayAction, RunArrived};
@@ -20,7 +20,7 @@ use crate::ui::scene::layout::RunLayout;
 fn unread(answer: RunFinished, read: impl FnOnce(Option<&crate::engine::Run>) + 'static) -> RunArrived {
     RunArrived::new(answer.revision, answer.slot, move |spare| {
         read(spare.as_ref());
-        answer.result.map(|run| (*run).clone())
+        (answer.result.map(|run| (*run).clone()), None)
     })
 }
 
@@ -39,12 +39,18 @@ fn same_layout(a: &RunLayout, b: &RunLayout) -> bool {
 
 /// A state with the course-sized scenario loaded, the playhead mid-way, and an edit whose run is out.
 fn edited() -> (AppState, RunFinished) {
+    let (st, answer, _) = edited_later();
+    (st, answer)
+}
+
+/// [`edited`], with the runner that answers later.
+fn edited_later() -> (AppState, RunFinished, Rc<Later>) {
     let (mut st, later) = later_loaded(TUMBLING);
     st.dispatch(Action::Play(PlayAction::SetStep(2)));
     st.dispatch(Action::Edit(EditAction::Delete(0)));
     let mut answers = later.take();
     assert_eq!(answers.len(), 1);
-    (st, answers.remove(0))
+    (st, answers.remove(0), later)
 }
 
 #[test]
@@ -88,20 +94,46 @@ fn the_run_on_show_its_layout_fold_and_scene_go_before_an_answer_is_read() {
 }
 
 #[test]
-fn an_answer_that_cannot_be_read_leaves_the_run_on_show_as_it_was() {
+fn a_worker_error_leaves_the_run_on_show_as_it_was() {
     let (mut st, answer) = edited();
     let (run, layout, fold, scene) = (st.doc.run.clone(), st.doc.layout.clone(), st.fold.clone(), st.scene.clone());
-    let cut = RunArrived::new(answer.revision, answer.slot, |_| Err("the answer is cut short".to_string()));
-    st.dispatch(Action::RunArrived(cut));
-    assert!(st.chrome.banners.iter().any(|b| b.contains("the answer is cut short")), "{:?}", st.chrome.banners);
+    let events = run.trace.len();
+    drop(run);
+    // The spare is handed back unread, as `runner::read_answer` does for the worker's error.
+    let error = RunArrived::new(answer.revision, answer.slot, |spare| (Err("the worker was ended".to_string()), spare));
+    st.dispatch(Action::RunArrived(error));
+    assert!(st.chrome.banners.iter().any(|b| b.contains("the worker was ended")), "{:?}", st.chrome.banners);
     assert_eq!(st.run_status().0, "error");
-    assert!(
-        !Rc::ptr_eq(&st.doc.run, &run) && format!("{:?}", st.doc.run) == format!("{run:?}"),
-        "the run on show, made again"
-    );
+    assert_eq!(st.doc.run.trace.len(), events, "the run on show, back");
     assert!(same_layout(&st.doc.layout, &layout));
     assert_eq!(*st.fold, *fold);
     assert_eq!(drawn(&st.scene), drawn(&scene));
+}
+
+#[test]
+fn an_answer_unreadable_once_read_into_the_run_on_show_asks_for_the_run_again() {
+    let (mut st, answer, later) = edited_later();
+    let (layout, fold, scene) = (st.doc.layout.clone(), st.fold.clone(), st.scene.clone());
+    let (mut settled, _) = edited();
+    settled.dispatch(Action::RunFinished(answer.clone()));
+    // The spare is consumed, as a read into it that fails midway leaves it.
+    let cut = RunArrived::new(answer.revision, answer.slot, |_| (Err("the answer is cut short".to_string()), None));
+    st.dispatch(Action::RunArrived(cut));
+    assert!(st.chrome.banners.iter().any(|b| b.contains("the answer is cut short")), "{:?}", st.chrome.banners);
+    // No run on show, as before the first one, and the run is asked for again (not run here).
+    assert_eq!(st.run_status().0, "running");
+    assert!(st.doc.run.elements.is_empty() && st.doc.shown_scenario.input.is_empty());
+    assert!(!same_layout(&st.doc.layout, &layout) && *st.fold != *fold && drawn(&st.scene) != drawn(&scene));
+    let again = later.take();
+    assert_eq!(again.len(), 1, "one request");
+    for a in again {
+        st.dispatch(Action::RunFinished(a));
+    }
+    assert_eq!(st.run_status().0, "done");
+    assert_eq!(st.doc.run.outputs, settled.doc.run.outputs);
+    assert!(same_layout(&st.doc.layout, &settled.doc.layout));
+    assert_eq!(*st.fold, *settled.fold);
+    assert_eq!(drawn(&st.scene), drawn(&settled.scene));
 }
 
 #[test]
@@ -131,7 +163,7 @@ fn a_stale_arrived_answer_is_dropped_and_lets_go_of_nothing() {
     let read = Rc::new(Cell::new(false));
     let was_read = read.clone();
     st.dispatch(Action::RunArrived(unread(answer, move |_| was_read.set(true))));
-    assert!(read.get(), "read, and dropped as stale");
+    assert!(!read.get(), "dropped as stale, unread");
     assert!(Rc::ptr_eq(&st.scene, &scene), "the scene on show was not let go of");
     assert_eq!(st.run_status().0, "running");
 }
@@ -142,7 +174,31 @@ fn an_answer_is_read_once() {
     let reads = Rc::new(Cell::new(0));
     let count = reads.clone();
     let a = unread(answer, move |_| count.set(count.get() + 1));
-    assert!(a.read(None).result.is_ok());
-    assert!(a.clone().read(None).result.is_err(), "a second read is an error");
+    assert!(a.read(None).0.result.is_ok());
+    assert!(a.clone().read(None).0.result.is_err(), "a second read is an error");
     assert_eq!(reads.get(), 1);
+}
+
+/// The output list's `outputs_version` holds over an answer read into the old run's memory when the
+/// rows are the same (an element moved within its window), and moves when they differ.
+#[test]
+fn an_answer_read_into_the_old_run_keeps_the_outputs_version_when_the_rows_are_the_same() {
+    use crate::ui::action::DragStart;
+    let (mut st, later) = later_loaded(TUMBLING);
+    let version = st.doc.outputs_version;
+    let drag_to = |st: &mut AppState, millis: f64| {
+        let from = ts(st, 0).unwrap_or_else(|| panic!("element 0")) as f64;
+        st.dispatch(start(DragStart::Element(0), 500.0, from));
+        st.dispatch(to(520.0, millis));
+        st.dispatch(end());
+        let answer = later.take().pop().unwrap_or_else(|| panic!("a run was asked for"));
+        st.dispatch(Action::RunArrived(unread(answer, |spare| assert!(spare.is_some(), "read into the old run"))));
+        assert_eq!(st.run_status().0, "done");
+    };
+    drag_to(&mut st, 55_000.0);
+    assert_eq!(ts(&st, 0), Some(55_000));
+    assert_eq!(st.doc.outputs_version, version, "within its window: the same rows");
+    drag_to(&mut st, 65_000.0);
+    assert_eq!(ts(&st, 0), Some(65_000));
+    assert_eq!(st.doc.outputs_version, version + 1, "into the next window: other rows");
 }
