@@ -50,9 +50,7 @@ mod tests;
 
 use std::rc::Rc;
 
-use crate::engine::Scenario;
-use crate::ui::action::RunArrived;
-use crate::ui::action::{Action, Drag, ObjectId};
+use crate::ui::action::{Action, Drag, ObjectId, RunArrived};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
 use crate::ui::scene::Scene;
 use crate::ui::scene::fold::{FoldViews, StepFold};
@@ -282,10 +280,10 @@ impl AppState {
         if arrived.revision != self.doc.requested {
             return;
         }
-        let empty = Rc::new(crate::engine::run(&crate::engine::Scenario::default()));
-        let none = Rc::new(RunLayout::new(&Scenario::default(), &empty));
-        self.doc.layout = none.clone();
-        self.fold = Rc::new(StepFold::new(&Scenario::default(), &empty, 0));
+        // What shows nothing, as before the first run: in the old parts' place while it is read.
+        let blank = Doc::empty();
+        self.doc.layout = blank.layout.clone();
+        self.fold = Rc::new(StepFold::new(&blank.shown_scenario, &blank.run, 0));
         self.scene = Rc::default();
         // `refresh` makes the fold and the scene again.
         self.fold_key = (u64::MAX, usize::MAX);
@@ -295,7 +293,7 @@ impl AppState {
         // 100,000-element page would otherwise grow by (freed blocks too scattered for the new
         // run's lists).
         let spare = match self.doc.proposed_field() {
-            None => match Rc::try_unwrap(std::mem::replace(&mut self.doc.run, empty.clone())) {
+            None => match Rc::try_unwrap(std::mem::replace(&mut self.doc.run, blank.run.clone())) {
                 Ok(run) => Some(run),
                 Err(shared) => {
                     self.doc.run = shared;
@@ -310,15 +308,15 @@ impl AppState {
             self.doc.run = Rc::new(run);
         }
         self.run_finished(answer);
-        if Rc::ptr_eq(&self.doc.run, &empty) {
+        if Rc::ptr_eq(&self.doc.run, &blank.run) {
             // Read into, and then unreadable: nothing of the run on show is left. The page shows
             // no run, as before the first one, and asks for the scenario's again (the reducer
             // runs no engine).
-            self.doc.shown_scenario = Rc::new(Scenario::default());
+            self.doc.shown_scenario = blank.shown_scenario.clone();
             let request = self.doc.touch();
             self.request(request);
         }
-        if Rc::ptr_eq(&self.doc.layout, &none) {
+        if Rc::ptr_eq(&self.doc.layout, &blank.layout) {
             self.doc.layout = Rc::new(RunLayout::new(&self.doc.shown_scenario, &self.doc.run));
             self.fit_lanes();
         }
