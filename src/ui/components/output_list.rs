@@ -11,6 +11,7 @@ use crate::engine::recovery::duplicate_of;
 use crate::engine::scenario::WindowFunctionSpec;
 use crate::engine::time::format_millis;
 use crate::engine::trace::FiringKind;
+use crate::engine::wire::{Fnv, Sink};
 use crate::engine::{Output, Run, Scenario, Window};
 use crate::teach::ValueFormat;
 use crate::ui::hooks::AppHandle;
@@ -242,7 +243,7 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
 fn digest_of(outputs: &[Output], keys: &[String]) -> u64 {
     use std::fmt::Write;
     let key = |k: u32| keys.get(k as usize).map_or("", String::as_str);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv::default();
     let mut line = String::new();
     for o in outputs {
         line.clear();
@@ -264,11 +265,9 @@ fn digest_of(outputs: &[Output], keys: &[String]) -> u64 {
             Output::Late { id, key: k, ts, .. } => writeln!(line, "L|{id}|{}|{ts}", key(*k)),
             _ => writeln!(line, "O"),
         };
-        for b in line.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        h.extend_from_slice(line.as_bytes());
     }
-    h
+    h.0
 }
 
 #[derive(Properties, PartialEq)]
