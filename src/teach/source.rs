@@ -26,6 +26,9 @@ pub struct PartitionView {
     pub idle: bool,
     /// The input step (0-based) in which its watermark last moved.
     pub moved_step: Option<usize>,
+    /// The processing time of that step's arrival (0 before its first move): read from the whole
+    /// input once, when the view is made, not for each narration or "why?" of it.
+    pub moved_at: Millis,
     /// The processing time at which it went idle, while idle.
     pub idle_at: Option<Millis>,
 }
@@ -47,7 +50,14 @@ impl SourceView {
         let count = scenario.partition_count() as usize;
         let single = count == 1;
         let mut partitions: Vec<PartitionView> = (0..count as u32)
-            .map(|partition| PartitionView { partition, wm: LONG_MIN, idle: false, moved_step: None, idle_at: None })
+            .map(|partition| PartitionView {
+                partition,
+                wm: LONG_MIN,
+                idle: false,
+                moved_step: None,
+                moved_at: 0,
+                idle_at: None,
+            })
             .collect();
         let mut ended = false;
         let to = run.trace.partition_point(|e| e.step < step);
@@ -82,6 +92,9 @@ impl SourceView {
             }
         }
         let arrivals = scenario.arrivals();
+        for p in &mut partitions {
+            p.moved_at = p.moved_step.map_or(0, |s| arrivals.get(s).copied().unwrap_or(0));
+        }
         let taken = step.min(arrivals.len());
         let now = if taken == 0 { 0 } else { arrivals.get(taken - 1).copied().unwrap_or(0) };
         let min = partitions.iter().filter(|p| !p.idle).map(|p| p.wm).min();
@@ -94,11 +107,6 @@ impl SourceView {
         SourceView { partitions, holders, now }
     }
 
-    /// The processing time at which the input step `step` (0-based) arrived.
-    pub fn arrival_of(scenario: &Scenario, step: usize) -> Millis {
-        scenario.arrivals().get(step).copied().unwrap_or(0)
-    }
-
     /// Whether the source is worth its own tracks: several partitions, idleness or periodic
     /// emission (one partition emitting per event is the operator's watermark itself).
     pub fn shows_tracks(scenario: &Scenario) -> bool {
@@ -108,7 +116,10 @@ impl SourceView {
     /// The source in one sentence for the narration, when it has more than one partition or
     /// idleness: who holds the watermark and for how long, and which partitions are idle.
     pub fn narration(&self, scenario: &Scenario) -> Option<String> {
-        if scenario.partition_count() < 2 && scenario.source.idleness.is_none() {
+        // The view's own partitions (made from `scenario`): counting the scenario's again reads
+        // its whole input, on every render of the narration (at 100,000 elements ≈ 1 ms a drag
+        // move).
+        if self.partitions.len() < 2 && scenario.source.idleness.is_none() {
             return None;
         }
         let idle: Vec<String> = self
@@ -120,7 +131,7 @@ impl SourceView {
                 None => format!("partition {} is idle", p.partition),
             })
             .collect();
-        let mut parts: Vec<String> = self.holder_text(scenario).into_iter().collect();
+        let mut parts: Vec<String> = self.holder_text().into_iter().collect();
         parts.extend(idle);
         (!parts.is_empty()).then(|| format!("Source: {}.", parts.join("; ")))
     }
@@ -128,10 +139,10 @@ impl SourceView {
     /// What holds the combined watermark back, and since when, for narration and "why?":
     /// `partition 1 holds the watermark at 1999: its own has not moved for 1.3 s of processing
     /// time (since the arrival at 100)`, or `None` when no partition holds it.
-    pub fn holder_text(&self, scenario: &Scenario) -> Option<String> {
+    pub fn holder_text(&self) -> Option<String> {
         let first = *self.holders.first()?;
         let p = self.partitions.get(first as usize)?;
-        let since = p.moved_step.map_or(0, |s| SourceView::arrival_of(scenario, s));
+        let since = p.moved_at;
         let who = match self.holders.len() {
             1 => format!("partition {first}"),
             _ => format!("partitions {}", self.holders.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" and ")),
@@ -173,7 +184,7 @@ pub fn why_partition(scenario: &Scenario, run: &Run, partition: u32, playhead: u
             p.idle_at.map(|at| format!(" since processing time {}", format_millis(at))).unwrap_or_default()
         )
     } else if view.holders.contains(&partition) {
-        view.holder_text(scenario).map_or_else(String::new, |t| format!("{}.", capitalise(&t)))
+        view.holder_text().map_or_else(String::new, |t| format!("{}.", capitalise(&t)))
     } else {
         format!(
             "Partition {partition} is ahead: its own watermark {} is above the combined watermark {}.",
@@ -246,6 +257,18 @@ mod tests {
         assert_eq!(v.partitions.iter().map(|p| (p.wm, p.idle)).collect::<Vec<_>>(), vec![(9999, false), (1999, false)]);
         assert_eq!(v.holders, vec![1]);
         assert_eq!(v.now, 500);
+        // Partition 1's watermark last moved with item 2 (step 1), which arrived at 100: the
+        // narration counts the 400 ms it has held the watermark back from there.
+        assert_eq!(
+            v.partitions.iter().map(|p| (p.moved_step, p.moved_at)).collect::<Vec<_>>(),
+            vec![(Some(2), 500), (Some(1), 100)]
+        );
+        assert_eq!(
+            v.narration(&s).as_deref(),
+            Some(
+                "Source: partition 1 holds the watermark at 1999: its own has not moved for 400 ms of processing time (since the arrival at 100)."
+            )
+        );
         // The tick at 1400 (before the arrival at 1500) finds partition 1 idle: partition 0 alone.
         let v = at(4);
         assert_eq!(v.partitions[1].idle_at, Some(1400));
@@ -271,5 +294,7 @@ mod tests {
         assert_eq!(SourceView::new(&s, &r, r.steps).partitions[0].wm, 4999);
         assert!(SourceView::new(&s, &r, 2).holders.is_empty());
         assert!(!SourceView::shows_tracks(&s));
+        // One partition and no idleness: the narration has no source sentence.
+        assert_eq!(SourceView::new(&s, &r, 2).narration(&s), None);
     }
 }
