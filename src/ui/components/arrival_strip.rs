@@ -358,18 +358,23 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let step = s.play.step;
     let selected = s.selection.and_then(|o| o.input());
     // Restores the playhead has passed: (crash item, checkpoint, first replayed item).
-    let restores: Vec<(usize, Option<u32>, usize)> = s
-        .doc
-        .run
-        .outputs
-        .iter()
-        .filter_map(|o| match o {
-            Output::Recovery(RecoveryLine::Restore { checkpoint, from_item, step: at }) if *at < step => {
-                Some((*at, *checkpoint, *from_item))
-            }
-            _ => None,
-        })
-        .collect();
+    // Looked for only where the scenario has checkpoints or crashes: the run's outputs are read
+    // whole at every render (at 100,000 elements ≈ 0.7 ms a drag move).
+    let restores: Vec<(usize, Option<u32>, usize)> = if s.doc.layout.recovery {
+        s.doc
+            .run
+            .outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Recovery(RecoveryLine::Restore { checkpoint, from_item, step: at }) if *at < step => {
+                    Some((*at, *checkpoint, *from_item))
+                }
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let n = s.doc.scenario.input.len();
     let pitch = if several { CELL_PITCH } else { CHIP_PITCH };
     let always = [selected, step.checked_sub(1), from, over, several.then(|| n.saturating_sub(1))];
@@ -427,14 +432,15 @@ pub fn ArrivalStrip(props: &ArrivalStripProps) -> Html {
     let onkeydown = {
         let state = state.clone();
         let len = s.doc.scenario.input.len();
-        let kinds: Vec<bool> = s.doc.scenario.input.iter().map(|i| matches!(i, InputItem::Element(_))).collect();
         let own_partition = selected.map(partition_of);
         Callback::from(move |e: KeyboardEvent| {
             if len == 0 || e.ctrl_key() || e.meta_key() {
                 return;
             }
+            // The item's kind read when a key is pressed, not the whole input's at every render.
             let object = |i: usize| {
-                if kinds.get(i).copied().unwrap_or(false) { ObjectId::Element(i) } else { ObjectId::WatermarkItem(i) }
+                let element = matches!(state.get().doc.scenario.input.get(i), Some(InputItem::Element(_)));
+                if element { ObjectId::Element(i) } else { ObjectId::WatermarkItem(i) }
             };
             let last = len - 1;
             let action = match (e.key().as_str(), e.alt_key(), selected) {
