@@ -29,7 +29,8 @@ use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::ui::action::ObjectId;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{
-    Items, LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup, WindowItem,
+    Items, LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup,
+    WindowItem, find_marble,
 };
 
 /// The colours of `assets/style.css` (a canvas cannot read CSS variables per item cheaply).
@@ -198,30 +199,24 @@ fn overlay(s: &Scene) -> Overlay {
     } else {
         Vec::new()
     };
-    let elements: Vec<usize> = s
+    // The overlay's elements in the order their marbles are drawn (group, then place in it).
+    let mut places: Vec<(usize, usize)> = s
         .overlay
         .iter()
         .filter_map(|o| match o {
-            ObjectId::Element(i) => Some(*i),
+            ObjectId::Element(i) => find_marble(&s.marbles, *i),
             _ => None,
         })
         .collect();
-    let spans = |g: &MarbleGroup| elements.iter().any(|i| g.spans(*i));
-    let dots = s.two_d.iter().flat_map(|t| t.dots.iter());
-    let chosen: Vec<MarbleItem> = s
-        .marbles
-        .iter()
-        .filter(|g| spans(g))
-        .flat_map(|g| g.items.iter())
-        .chain(dots)
-        .filter(|m| on(&m.id))
-        .cloned()
-        .collect();
+    places.sort_unstable();
+    places.dedup();
+    let dots = s.two_d.iter().flat_map(|t| t.dots.iter()).filter(|m| on(&m.id));
+    let chosen: Vec<MarbleItem> = places.iter().map(|(g, k)| &s.marbles[*g].items[*k]).chain(dots).cloned().collect();
     Overlay {
         windows,
         timers: Rc::new(timers),
         side: SideLane { y: s.side.y, enabled: s.side.enabled, groups: side_groups },
-        marbles: vec![MarbleGroup { key: Rc::from("overlay"), items: Rc::new(chosen) }],
+        marbles: vec![MarbleGroup { key: Rc::from("overlay"), lane: 0, items: Rc::new(chosen) }],
     }
 }
 

@@ -22,6 +22,7 @@ use super::nav::Focusable;
 use super::{
     Axis, Backend, BandLabel, BoundItem, DragLabel, Flight, GhostItem, Items, LaneItem, MarbleGroup, MarbleItem,
     STEP_MILLIS, Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
+    find_marble,
 };
 
 /// Everything a scene is built from.
@@ -491,6 +492,7 @@ impl<'a> SceneInput<'a> {
             .into_iter()
             .map(|((lane, chunk), items)| MarbleGroup {
                 key: Rc::from(format!("{lane}:{chunk}")),
+                lane,
                 items: Rc::new(items),
             })
             .collect()
@@ -666,10 +668,11 @@ impl<'a> SceneInput<'a> {
         if old.dragging || old.lifted.is_some() || self.two_d || self.selection != Some(id) {
             return None;
         }
-        find_marble(&old.marbles, index)?;
+        let pressed = find_marble(&old.marbles, index)?.0;
         let mut scene = old.clone();
-        let holds = |g: &MarbleGroup, i: usize| g.spans(i) && g.items.iter().any(|m| m.index == i);
-        for group in scene.marbles.iter_mut().filter(|g| holds(g, index) || holds(g, was)) {
+        let groups = [Some(pressed), find_marble(&old.marbles, was).map(|(g, _)| g).filter(|g| *g != pressed)];
+        for g in groups.into_iter().flatten() {
+            let Some(group) = scene.marbles.get_mut(g) else { continue };
             let mut items = group.items.to_vec();
             for m in &mut items {
                 m.selected = m.id == id;
@@ -752,15 +755,6 @@ fn place_in_groups(groups: &mut [MarbleGroup], index: usize, place: impl FnOnce(
     place(&mut items[k]);
     group.items = Rc::new(items);
     Some(())
-}
-
-/// Where element `index`'s marble is: (group, position in it).
-fn find_marble(groups: &[MarbleGroup], index: usize) -> Option<(usize, usize)> {
-    groups
-        .iter()
-        .enumerate()
-        .filter(|(_, group)| group.spans(index))
-        .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))
 }
 
 impl Scene {

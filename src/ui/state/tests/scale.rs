@@ -57,6 +57,42 @@ fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }
 
+/// `find_marble` finds every element's marble where a look through all the groups finds it, in
+/// streams with one key and with many, of the canvas and SVG sizes; an item with no marble (a
+/// watermark) or past the input is not found.
+#[test]
+fn every_marble_is_found_by_halves_where_a_full_look_finds_it() {
+    use crate::ui::scene::find_marble;
+    let with_watermark = r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 5},
+        {"wm": 100}, {"id": 2, "key": "B", "ts": 7}]}"#;
+    for json in [many(2500), spread(2400), spread(900), with_watermark.to_string()] {
+        let st = state(&json);
+        let groups = &st.scene.marbles;
+        let look = |groups: &[crate::ui::scene::MarbleGroup], index: usize| {
+            groups
+                .iter()
+                .enumerate()
+                .find_map(|(g, group)| group.items.iter().position(|m| m.index == index).map(|k| (g, k)))
+        };
+        let n = st.doc.scenario.input.len();
+        for index in 0..n + 2 {
+            assert_eq!(find_marble(groups, index), look(groups, index), "input item {index}");
+        }
+        assert!((0..n).filter(|i| look(groups, *i).is_some()).count() > n / 2, "marbles were looked for");
+        // What the search relies on: groups in (lane, input order) order.
+        let order: Vec<(usize, usize)> =
+            groups.iter().map(|g| (g.lane, g.items.first().map_or(0, |m| m.index))).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "groups in (lane, input order) order");
+    }
+    // A press and a move waiting for its run (patched scenes) keep the order: the moved marble is found.
+    let (mut st, _later) = later_loaded(&spread(2400));
+    let m = marble(&st, 700);
+    st.dispatch(start(DragStart::Element(700), m.x, m.ts as f64));
+    st.dispatch(to(m.x + 40.0, (m.ts + 20_000) as f64));
+    let found = find_marble(&st.scene.marbles, 700).map(|(g, k)| st.scene.marbles[g].items[k].ts);
+    assert_eq!(found, Some(m.ts + 20_000));
+}
+
 /// The scene on show (a patch), and the same moment built in full (another generation).
 fn patched_and_full(st: &mut AppState) -> (crate::ui::scene::Scene, crate::ui::scene::Scene) {
     let patched = st.scene.clone();
