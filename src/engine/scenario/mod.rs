@@ -710,6 +710,25 @@ mod tests {
         }
     }
 
+    /// The room guessed for a scenario's JSON text holds it, with no more than half again to
+    /// spare: for streams whose ids and timestamps grow along the input (short at its start), of
+    /// one item, of a few and of many, with and without arrivals and partitions.
+    #[test]
+    fn the_json_length_guess_holds_the_text() {
+        for (n, extra) in
+            [(0, ""), (1, ""), (5, r#","arrival":7"#), (300, ""), (20_000, ""), (20_000, r#","partition":1"#)]
+        {
+            let items: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"id":{i},"key":"k{}","ts":{}{extra}}}"#, i % 20, i * 1000 + (i * 7919) % 20_000))
+                .collect();
+            let text = format!(r#"{{"assigner":{{"kind":"tumbling","size":30000}},"input":[{}]}}"#, items.join(","));
+            let s = Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            let (guess, len) = (s.json_len_guess(), s.to_json_string().len());
+            assert!(guess >= len, "{n} items: {guess} < {len}");
+            assert!(guess <= len + len / 2 + 1024, "{n} items: {guess} for {len}");
+        }
+    }
+
     /// Limits give a clear message instead of a frozen tab.
     #[test]
     fn sliding_window_copies_are_limited() {
