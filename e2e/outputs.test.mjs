@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp, until } from './harness.mjs';
+import { stream } from './stream.mjs';
 
 const total = async (page, sink) => {
   const el = page.locator(`[data-testid="sink-${sink}-total"]`);
@@ -179,5 +180,56 @@ test('code tab: Java, PyFlink and SQL for the scenario, with copy and save', asy
   assert.match(await page.locator('[data-testid="code-caveats"]').textContent(), /lateness/i);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="save-code"]').click()]);
   assert.match(download.suggestedFilename(), /\.sql$/);
+  assert.deepEqual(app.pageErrors, []);
+});
+
+/** How much of a screenshot `png` is in the colour `rgb` (each channel within 40): a share 0..1. */
+async function shareOf(page, png, rgb) {
+  return page.evaluate(async ([b64, [r, g, b]]) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const px = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    let near = 0;
+    for (let k = 0; k < px.length; k += 4) {
+      if (Math.abs(px[k] - r) <= 40 && Math.abs(px[k + 1] - g) <= 40 && Math.abs(px[k + 2] - b) <= 40) near++;
+    }
+    return near / (px.length / 4);
+  }, [png.toString('base64'), rgb]);
+}
+
+test('the output tab keeps its whole focus ring with the keyboard focus, scrolled under it', async (t) => {
+  // The output lists are on a compositing layer of their own (a drag's frames at 100,000
+  // elements). While the tab's body has the keyboard focus they are not: its ring, drawn inside
+  // its edges, would be painted under the rows scrolled there.
+  const app = await openApp();
+  t.after(() => app.close());
+  const { page } = app;
+  const sc = stream(250, 'sliding');
+  await page.locator('[data-testid="import-file"]').setInputFiles({
+    name: 'stream.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)),
+  });
+  await until(page, 'the stream on show', async () => (await page.locator('[data-testid="output-row"]').count()) > 20);
+  const layer = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="outputs"]')).willChange);
+  assert.equal(await layer(), 'transform', 'a layer of its own while the body is not focused');
+  await page.keyboard.press('Shift');
+  const box = await page.evaluate(() => {
+    const body = document.querySelector('.tab-body');
+    body.focus();
+    body.scrollTop = 37;
+    const r = body.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height, visible: body.matches(':focus-visible') };
+  });
+  assert.equal(box.visible, true, 'the body shows its focus ring');
+  await until(page, 'the layer dropped', async () => (await layer()) === 'auto');
+  const focus = [0xf0, 0xb4, 0x00]; // --focus
+  const top = await page.screenshot({ clip: { x: box.x + 24, y: box.y, width: box.width - 48, height: 3 } });
+  const left = await page.screenshot({ clip: { x: box.x, y: box.y + 24, width: 3, height: Math.min(300, box.height - 48) } });
+  assert.ok((await shareOf(page, top, focus)) > 0.9, `the ring's top edge in ${focus}: ${await shareOf(page, top, focus)}`);
+  assert.ok((await shareOf(page, left, focus)) > 0.9, `the ring's left edge: ${await shareOf(page, left, focus)}`);
+  // The focus gone, the layer is back.
+  await page.evaluate(() => document.querySelector('.tab-body').blur());
+  await until(page, 'the layer back', async () => (await layer()) === 'transform');
   assert.deepEqual(app.pageErrors, []);
 });
