@@ -712,14 +712,24 @@ mod tests {
 
     /// The room guessed for a scenario's JSON text holds it, with no more than half again to
     /// spare: for streams whose ids and timestamps grow along the input (short at its start), of
-    /// one item, of a few and of many, with and without arrivals and partitions.
+    /// one item, of a few and of many, with and without arrivals and partitions, and with a
+    /// watermark every 2, 3 or 10 items (an even sample could meet only watermarks).
     #[test]
     fn the_json_length_guess_holds_the_text() {
-        for (n, extra) in
-            [(0, ""), (1, ""), (5, r#","arrival":7"#), (300, ""), (20_000, ""), (20_000, r#","partition":1"#)]
-        {
+        // (items, an element's extra fields, a watermark every so many items: 0 none)
+        let cases = [(0, "", 0), (1, "", 0), (5, r#","arrival":7"#, 0), (300, "", 0), (20_000, "", 0)];
+        let more =
+            [(20_000, r#","partition":1"#, 0), (12_800, "", 2), (12_800, "", 10), (3_000, r#","arrival":12345678"#, 3)];
+        for (n, extra, every) in cases.into_iter().chain(more) {
             let items: Vec<String> = (0..n)
-                .map(|i| format!(r#"{{"id":{i},"key":"k{}","ts":{}{extra}}}"#, i % 20, i * 1000 + (i * 7919) % 20_000))
+                .map(|i| match every {
+                    k if k > 0 && i % k == 0 => format!(r#"{{"wm":{}}}"#, i * 1000),
+                    _ => format!(
+                        r#"{{"id":{i},"key":"sensor-{}","ts":{}{extra}}}"#,
+                        i % 20,
+                        i * 1000 + (i * 7919) % 20_000
+                    ),
+                })
                 .collect();
             let text = format!(r#"{{"assigner":{{"kind":"tumbling","size":30000}},"input":[{}]}}"#, items.join(","));
             let s = Scenario::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
