@@ -58,14 +58,18 @@ fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
 }
 
 /// `find_marble` finds every element's marble where a look through all the groups finds it, in
-/// streams with one key and with many, of the canvas and SVG sizes; an item with no marble (a
-/// watermark) or past the input is not found.
+/// streams with one key, 30 and 800 (lanes of one group and of hundreds), of the canvas and SVG
+/// sizes; an item with no marble (a watermark) or past the input is not found.
 #[test]
 fn every_marble_is_found_by_halves_where_a_full_look_finds_it() {
     use crate::ui::scene::find_marble;
     let with_watermark = r#"{"assigner": {"kind": "tumbling", "size": 60000}, "input": [{"id": 1, "key": "A", "ts": 5},
         {"wm": 100}, {"id": 2, "key": "B", "ts": 7}]}"#;
-    for json in [many(2500), spread(2400), spread(900), with_watermark.to_string()] {
+    let many_keys: Vec<String> =
+        (0..2400).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 800, (i * 197) % 600_000)).collect();
+    let many_keys =
+        format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, many_keys.join(","));
+    for json in [many(2500), spread(2400), spread(900), many_keys, with_watermark.to_string()] {
         let st = state(&json);
         let groups = &st.scene.marbles;
         let look = |groups: &[crate::ui::scene::MarbleGroup], index: usize| {
