@@ -199,10 +199,11 @@ async function shareOf(page, png, rgb) {
   }, [png.toString('base64'), rgb]);
 }
 
-test('the output tab keeps its whole focus ring with the keyboard focus, scrolled under it', async (t) => {
+test('the output tab and the tabs keep their whole focus rings with the keyboard focus, rows scrolled under them', async (t) => {
   // The output lists are on a compositing layer of their own (a drag's frames at 100,000
   // elements). While the tab's body has the keyboard focus they are not: its ring, drawn inside
-  // its edges, would be painted under the rows scrolled there.
+  // its edges, would be painted under the rows scrolled there. The tabs above are lifted over the
+  // layer: a tab's ring reaches into the body.
   const app = await openApp();
   t.after(() => app.close());
   const { page } = app;
@@ -213,6 +214,9 @@ test('the output tab keeps its whole focus ring with the keyboard focus, scrolle
   await until(page, 'the stream on show', async () => (await page.locator('[data-testid="output-row"]').count()) > 20);
   const layer = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid="outputs"]')).willChange);
   assert.equal(await layer(), 'transform', 'a layer of its own while the body is not focused');
+  const focus = [0xf0, 0xb4, 0x00]; // --focus
+  // One row of pixels across a box, at a whole pixel (a fractional clip straddles two rows).
+  const row = async (x0, x1, y) => shareOf(page, await page.screenshot({ clip: { x: Math.round(x0), y: Math.round(y), width: Math.round(x1 - x0), height: 1 } }), focus);
   await page.keyboard.press('Shift');
   const box = await page.evaluate(() => {
     const body = document.querySelector('.tab-body');
@@ -223,13 +227,20 @@ test('the output tab keeps its whole focus ring with the keyboard focus, scrolle
   });
   assert.equal(box.visible, true, 'the body shows its focus ring');
   await until(page, 'the layer dropped', async () => (await layer()) === 'auto');
-  const focus = [0xf0, 0xb4, 0x00]; // --focus
-  const top = await page.screenshot({ clip: { x: box.x + 24, y: box.y, width: box.width - 48, height: 3 } });
-  const left = await page.screenshot({ clip: { x: box.x, y: box.y + 24, width: 3, height: Math.min(300, box.height - 48) } });
-  assert.ok((await shareOf(page, top, focus)) > 0.9, `the ring's top edge in ${focus}: ${await shareOf(page, top, focus)}`);
-  assert.ok((await shareOf(page, left, focus)) > 0.9, `the ring's left edge: ${await shareOf(page, left, focus)}`);
-  // The focus gone, the layer is back.
-  await page.evaluate(() => document.querySelector('.tab-body').blur());
+  // The ring is 3 px inside the body's edges: its top edge's middle row, where the rows scroll.
+  const top = await row(box.x + 24, box.x + box.width - 24, Math.ceil(box.y) + 1);
+  assert.ok(top > 0.9, `the body ring's top edge in the focus colour: ${top}`);
+  // A tab in the tabs' last row, focused: the layer is back, and the ring's bottom edge (1-4 px
+  // below the tab, over the body's top) shows above the rows.
+  const tab = await page.evaluate(() => {
+    const last = [...document.querySelectorAll('.tabs .tab')].sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom)[0];
+    last.focus();
+    const r = last.getBoundingClientRect();
+    return { x: r.x, width: r.width, bottom: r.bottom, visible: last.matches(':focus-visible') };
+  });
+  assert.equal(tab.visible, true, 'the tab shows its focus ring');
   await until(page, 'the layer back', async () => (await layer()) === 'transform');
+  const under = await row(tab.x + 4, tab.x + tab.width - 4, Math.ceil(tab.bottom) + 2);
+  assert.ok(under > 0.9, `the tab ring's bottom edge in the focus colour: ${under}`);
   assert.deepEqual(app.pageErrors, []);
 });
