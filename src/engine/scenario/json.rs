@@ -28,11 +28,11 @@ impl Scenario {
     }
 
     /// Room for the text of [`Scenario::to_json_string`], a little more than it needs: the mean
-    /// length of items sampled in runs evenly over the input (40-90 bytes each: ids and timestamps grow
-    /// along it, arrivals, partitions and keys vary) times the items, plus an eighth. The first
-    /// items alone were too short a sample (a stream's ids and timestamps have fewer digits
-    /// there), and the text, grown by doubling past the guess, held two blocks at once and was
-    /// copied (≈ 3 ms of the press's prime at 100,000 elements).
+    /// length of items sampled in runs evenly over the input (40-90 bytes each: ids and
+    /// timestamps grow along it, arrivals, partitions and keys vary) times the items, plus an
+    /// eighth. The first items alone were too short a sample (a stream's ids and timestamps have
+    /// fewer digits there), and the text, grown by doubling past the guess, held two blocks at
+    /// once and was copied (≈ 3 ms of the press's prime at 100,000 elements).
     pub fn json_len_guess(&self) -> usize {
         // Eight runs of eight items in a row, evenly spaced: single items at even steps could all
         // fall on the watermarks of an input that has one every few elements.

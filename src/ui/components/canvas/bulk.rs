@@ -425,8 +425,8 @@ fn merged_runs(rects: impl Iterator<Item = (f64, f64, f64, f64)>) -> Vec<(f64, f
     out
 }
 
-/// The runs [`merged_runs`] keeps open: more than a lane has rows of windows but for slides under
-/// an eighth of the size.
+/// The runs [`merged_runs`] keeps open: at least as many as a lane has rows of windows, but for
+/// slides under an eighth of the size.
 const OPEN_ROWS: usize = 8;
 
 /// Subpaths in one canvas path before it is painted and begun again. Chromium's `closePath`
@@ -612,9 +612,9 @@ mod tests {
         assert!(merged_runs(std::iter::empty()).is_empty());
     }
 
-    /// A sliding stream's windows, in start order, step through three rows: each row becomes one
-    /// run (they touch), as many rows as [`super::OPEN_ROWS`] do, and one more row than that still
-    /// covers the same union (some runs split).
+    /// A sliding stream's windows, in start order, step through the lane's rows: each row becomes
+    /// one run (they touch), for one, three and [`super::OPEN_ROWS`] rows; with one row more than
+    /// that nothing is joined, and the same union is still covered.
     #[test]
     fn merged_runs_join_rows_taken_in_turn() {
         let windows = |rows: usize, n: usize| {

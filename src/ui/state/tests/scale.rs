@@ -58,7 +58,7 @@ fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
 }
 
 /// `find_marble` finds every element's marble where a look through all the groups finds it, in
-/// streams with one key, 30 and 800 (lanes of one group and of hundreds), of the canvas and SVG
+/// streams with one key, 30 and 800 (lanes of three groups to forty), of the canvas and SVG
 /// sizes; an item with no marble (a watermark) or past the input is not found.
 #[test]
 fn every_marble_is_found_by_halves_where_a_full_look_finds_it() {
