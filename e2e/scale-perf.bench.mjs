@@ -7,7 +7,10 @@
 //          (p50/p95), long tasks (> 50 ms) and their longest;
 //   settle the release → the drop's run on show with its scene drawn;
 //   memory wasm memory.buffer.byteLength + performance.memory.usedJSHeapSize after the drag, the
-//          page's and the engine worker's together.
+//          page's and the engine worker's together;
+//   rest   a second drag of 20 moves whose pointer then rests for 1 s before the release: the long
+//          tasks that start in the rest (the run held for the pointer's rest, installed; the drag
+//          above never rests, so its count leaves this out).
 // Printed as JSON lines (`scale perf: {...}`) for scripts/bench. SCALE_SIZES=2000,10000 limits the sizes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -146,6 +149,21 @@ for (const n of sizes) {
         m.workerWasm = (m.workerWasm || 0) + wm.wasm;
         m.workerJs = (m.workerJs || 0) + wm.js;
       }
+      // A rest mid-drag: after the memory is read, so that it does not count in it.
+      const entry2 = page.locator('[data-testid="element"][tabindex="0"]');
+      const box2 = await entry2.boundingBox();
+      const [x1, y1] = [box2.x + box2.width / 2, box2.y + box2.height / 2];
+      await page.mouse.move(x1, y1);
+      await page.mouse.down();
+      for (let k = 0; k < 20; k++) await page.mouse.move(x1 + Math.round(120 * Math.sin(k / 6)), y1);
+      const restAt = await page.evaluate(() => performance.now());
+      await page.waitForTimeout(1000);
+      const restEnd = await page.evaluate(() => performance.now());
+      const restTasks = await page.evaluate(([a, b]) => window.__scale.longTasks.filter(([at]) => at >= a && at < b).map(([, d]) => d), [restAt, restEnd]);
+      await page.mouse.up();
+      // A drop where the last move was asks for no new run (up to 2,000 elements each move's run is
+      // on show already): done is enough.
+      await until(page, 'the run after the second drop', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
       const result = {
         elements: n,
         assigner: kind,
@@ -156,6 +174,7 @@ for (const n of sizes) {
         settleMs: r1(settleMs),
         frameMs: { p50: r1(pct(m.frames, 50)), p95: r1(pct(m.frames, 95)), max: r1(Math.max(0, ...m.frames)) },
         longTasks: { count: m.longTasks.length, maxMs: r1(Math.max(0, ...m.longTasks)) },
+        rest: { count: restTasks.length, maxMs: r1(Math.max(0, ...restTasks)) },
         memoryMB: {
           page: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576) },
           worker: { wasm: r1((m.workerWasm || 0) / 1048576), js: r1((m.workerJs || 0) / 1048576) },
