@@ -180,7 +180,7 @@ fn header(bytes: &[u8]) -> Option<(u64, RunSlot, &[u8])> {
 }
 
 /// The run of an answer of `len` bytes (at least its header's), copied a chunk at a time by
-/// `copy(at, out)` ([`WorkQueue::read`]), or the worker's error; read into `spare`'s memory when
+/// `copy(at, out)` ([`Reader::chunked`]), or the worker's error; read into `spare`'s memory when
 /// given one (`wire::read_run_into`), else `spare` is handed back (the worker's error, or none
 /// given).
 pub fn read_answer(
@@ -384,8 +384,9 @@ impl WorkQueue {
     /// [`HEADER_BYTES`], and `copy(at, out)` copies `out.len()` of them from `at`. Nothing is
     /// copied of a stale answer (at 100,000 elements an answer is 44 MB), and a current one is
     /// decoded a chunk at a time ([`Reader::chunked`]): no copy of the whole answer is ever in wasm
-    /// memory beside the run it holds. (The worker runner reads in the reducer instead:
-    /// [`WorkQueue::arrived`], then [`read_answer`] into the old run's memory.)
+    /// memory beside the run it holds. Tests' only: the worker runner reads in the reducer instead
+    /// ([`WorkQueue::arrived`], then [`read_answer`] into the old run's memory).
+    #[cfg(test)]
     pub fn read(&self, head: &[u8], len: usize, copy: impl FnMut(usize, &mut [u8])) -> Option<RunFinished> {
         let (revision, slot) = self.arrived(head, len)?;
         Some(RunFinished { revision, slot, result: read_answer(len, None, copy).0.map(Rc::new) })
