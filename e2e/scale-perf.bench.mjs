@@ -11,6 +11,10 @@
 //   rest   a second drag of 20 moves whose pointer then rests for 1 s before the release: the long
 //          tasks that start in the rest (the run held for the pointer's rest, installed; the drag
 //          above never rests, so its count leaves this out).
+//   wheel  the mouse wheel turned over the canvas for 1.5 s (notches in and out, each as soon as
+//          the last was dispatched), then
+//   pan    the background dragged for 1.5 s: each with its frames (p95) and the long tasks that
+//          start in it (the build when it rests or ends comes after, and is not counted).
 // Printed as JSON lines (`scale perf: {...}`) for scripts/bench. SCALE_SIZES=2000,10000 limits the sizes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -164,6 +168,27 @@ for (const n of sizes) {
       // A drop where the last move was asks for no new run (up to 2,000 elements each move's run is
       // on show already): done is enough.
       await until(page, 'the run after the second drop', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
+      // The view's gestures: the wheel, then a pan (pressed on the axis, the background).
+      const tl = await page.locator('[data-testid="timeline"]').boundingBox();
+      const gesture = async (step) => {
+        await page.evaluate(() => { window.__scale.frames = []; window.__scale.onAt = performance.now(); window.__scale.on = true; });
+        const t0 = Date.now();
+        let k = 0;
+        while (Date.now() - t0 < 1500) await step(k++);
+        const g = await page.evaluate(() => {
+          const m = window.__scale;
+          m.on = false;
+          const until = performance.now();
+          return { frames: m.frames, tasks: m.longTasks.filter(([at]) => at >= m.onAt && at < until).map(([, d]) => d) };
+        });
+        return { steps: k, frameP95: r1(pct(g.frames, 95)), longTasks: { count: g.tasks.length, maxMs: r1(Math.max(0, ...g.tasks)) } };
+      };
+      await page.mouse.move(tl.x + tl.width * 0.5, tl.y + 60);
+      const wheel = await gesture((k) => page.mouse.wheel(0, k % 20 < 10 ? -60 : 60));
+      await page.mouse.move(tl.x + tl.width * 0.5, tl.y + 12);
+      await page.mouse.down();
+      const pan = await gesture((k) => page.mouse.move(tl.x + tl.width * 0.5 + Math.round(300 * Math.sin(k / 12)), tl.y + 12));
+      await page.mouse.up();
       const result = {
         elements: n,
         assigner: kind,
@@ -175,6 +200,8 @@ for (const n of sizes) {
         frameMs: { p50: r1(pct(m.frames, 50)), p95: r1(pct(m.frames, 95)), max: r1(Math.max(0, ...m.frames)) },
         longTasks: { count: m.longTasks.length, maxMs: r1(Math.max(0, ...m.longTasks)) },
         rest: { count: restTasks.length, maxMs: r1(Math.max(0, ...restTasks)) },
+        wheel,
+        pan,
         memoryMB: {
           page: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576) },
           worker: { wasm: r1((m.workerWasm || 0) / 1048576), js: r1((m.workerJs || 0) / 1048576) },

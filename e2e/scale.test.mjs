@@ -316,6 +316,74 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.deepEqual(app.pageErrors, []);
 });
 
+// A wheel or pan over a large scene: a build per step fell far behind it (at 2,000 elements 240 ms
+// a step; at 100,000, 200). The drawing made when the gesture began is shown moved (a transform of
+// `.scene-view`) at once, and is built at the view when the gesture rests or ends. Read from a
+// MutationObserver, in the microtask after each render: what the page showed while moved, before
+// any rest could build it (no race with the rest's timer).
+test('a wheel and a pan over a large scene move its drawing at once, and build it where it moved to when they rest', { timeout: 120000 }, async (t) => {
+  for (const [n, backend] of [[1000, 'svg'], [3000, 'canvas']]) {
+    const app = await openApp({ viewport: { width: 1920, height: 1080 } });
+    t.after(() => app.close());
+    const { page } = app;
+    const scene = await loadStream(page, stream(n, 'tumbling'));
+    assert.equal(await scene.getAttribute('data-backend'), backend);
+    await page.evaluate(() => {
+      const view = document.querySelector('.scene-view');
+      window.__look = () => {
+        const r = document.querySelector('[data-testid="element"][tabindex="0"]').getBoundingClientRect();
+        return {
+          moved: view.classList.contains('previewing'),
+          style: view.getAttribute('style') || '',
+          entryX: r.left + r.width / 2,
+          ticks: [...document.querySelectorAll('[data-testid="axis"] text')].map((e) => e.textContent).join(' '),
+        };
+      };
+      window.__seen = [];
+      new MutationObserver(() => window.__seen.push(window.__look())).observe(view, { attributes: true, subtree: true, childList: true });
+    });
+    const look = () => page.evaluate(() => window.__look());
+    const seen = () => page.evaluate(() => window.__seen.splice(0));
+    const at = await look();
+    assert.equal(at.moved, false);
+    const box = await page.locator('[data-testid="timeline"]').boundingBox();
+
+    // Wheel: zoom out around a point right of the entry (the Tab entry, the earliest element).
+    const px = box.x + box.width * 0.6;
+    await page.mouse.move(px, box.y + 60);
+    for (let i = 0; i < 3; i++) await page.mouse.wheel(0, 120);
+    await until(page, `${backend}: the zoom built once the wheel rested`, look, (v) => !v.moved && v.ticks !== at.ticks);
+    const zooming = (await seen()).filter((v) => v.moved);
+    assert.ok(zooming.length >= 1, `${backend}: the drawing was shown moved while the wheel turned`);
+    for (const v of zooming) {
+      assert.equal(v.ticks, at.ticks, `${backend}: not built again while the wheel turned`);
+      const k = Number(v.style.match(/scaleX\(([-\d.e]+)\)/)?.[1]);
+      assert.ok(k > 0.3 && k < 1, `${backend}: zoomed out: ${v.style}`);
+    }
+    const zoomed = zooming.at(-1);
+    assert.ok(zoomed.entryX > at.entryX + 50, `${backend}: the entry moved toward the wheel's point: ${at.entryX} → ${zoomed.entryX}`);
+    const built = await look();
+    assert.ok(Math.abs(built.entryX - zoomed.entryX) < 1.5, `${backend}: built where it was moved to: ${zoomed.entryX} → ${built.entryX}`);
+
+    // Pan: pressed on the background (the axis), moved 150 px to the left and held.
+    await page.mouse.move(box.x + box.width * 0.5, box.y + 12);
+    await page.mouse.down();
+    for (let i = 1; i <= 6; i++) await page.mouse.move(box.x + box.width * 0.5 - 25 * i, box.y + 12);
+    await until(page, `${backend}: the pan built once held still`, look, (v) => !v.moved && v.ticks !== built.ticks);
+    const panning = (await seen()).filter((v) => v.moved);
+    assert.ok(panning.length >= 1, `${backend}: the drawing followed the pointer`);
+    assert.ok(panning.every((v) => v.ticks === built.ticks), `${backend}: not built again while the pointer moved`);
+    const last = panning.at(-1);
+    assert.ok(/scaleX\(1(\.0+\d?)?\)/.test(last.style), `${backend}: a pan does not zoom: ${last.style}`);
+    const held = await look();
+    assert.ok(Math.abs(held.entryX - (built.entryX - 150)) < 1.5, `${backend}: moved with the pointer: ${built.entryX} → ${held.entryX}`);
+    assert.ok(Math.abs(held.entryX - last.entryX) < 1.5, `${backend}: built where it was moved to`);
+    await page.mouse.up();
+    assert.equal((await look()).moved, false);
+    assert.deepEqual(app.pageErrors, []);
+  }
+});
+
 test('a scenario over the page limit is refused with a clear message, and nothing changes', async (t) => {
   const app = await openApp({ viewport: { width: 1400, height: 900 } });
   t.after(() => app.close());

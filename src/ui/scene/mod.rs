@@ -494,7 +494,6 @@ pub struct Scene {
     /// The effects' duration (CSS `--fx-ms`).
     pub fx_ms: f64,
     pub dragging: bool,
-    pub panning: bool,
     /// Elements and windows drawn (the `scene` test hook).
     pub element_count: usize,
     pub window_count: usize,

@@ -116,6 +116,7 @@ impl AppState {
             }
             DragStart::Pan => {
                 self.selection = None;
+                self.view.gesture = true;
                 Some(Drag::Pan { last_px: px })
             }
         };
@@ -162,6 +163,7 @@ impl AppState {
             }
             Some(Drag::Pan { last_px }) => {
                 self.view.viewport = self.view.viewport.pan_px(px - last_px);
+                self.view.gesture = true;
                 self.drag = Some(Drag::Pan { last_px: px });
             }
             Some(Drag::Arrival { .. }) | None => {}
@@ -212,7 +214,10 @@ impl AppState {
                 self.move_arrival(from, over, partition);
                 return;
             }
-            Drag::Pan { .. } => return,
+            Drag::Pan { .. } => {
+                self.view.gesture = false;
+                return;
+            }
         }
         self.commit(c, Refuse::Never);
     }

@@ -5,7 +5,7 @@
 
 use crate::engine::scenario::{InputItem, WatermarkSpec};
 use crate::engine::view::ElementOutcome;
-use crate::ui::action::{Action, CanvasAction, Nav, ObjectId, WhyPopover, WhyTarget};
+use crate::ui::action::{Action, CanvasAction, Nav, ObjectId, ViewAction, WhyPopover, WhyTarget};
 use crate::ui::scene::nav::{self, Focusable};
 
 use super::AppState;
@@ -39,6 +39,8 @@ impl AppState {
                     && self.lane_of(id).is_none_or(|lane| lane == self.focus.lane)
             }
             Action::Canvas(CanvasAction::Blurred) => !self.focus.inside,
+            // The rest of a gesture that is over (a pan's release settled it).
+            Action::View(ViewAction::Settle) => !self.view.gesture,
             _ => false,
         }
     }

@@ -130,6 +130,11 @@ pub struct AppState {
     compare_revisions: u64,
 }
 
+/// The scenes (in elements) that a wheel, pinch or pan gesture shows moved until it rests
+/// ([`AppState::previews`]); smaller ones are built at each step, which keeps up with it (20
+/// elements: every frame).
+pub const PREVIEW_FROM_ELEMENTS: usize = 64;
+
 impl AppState {
     /// An empty state on `runner`, `width_px` wide; open something with [`AppState::dispatch`]
     /// (`state::open` has the start-ups: a hash, the autosave).
@@ -400,7 +405,7 @@ impl AppState {
             values: self.teach.values,
             stretch: self.doc.layout.lanes.first().map_or(1.0, |l| l.stretch),
         };
-        let scene_changed = self.scene_key.as_ref() != Some(&scene_key);
+        let scene_changed = self.scene_key.as_ref() != Some(&scene_key) && !self.previews(&scene_key);
         if scene_changed {
             let input = scene_key.input(&self.doc, &self.fold, self.view.snap_unit());
             // A drag move whose run is still out (a worker's run): only the dragged marble moves
@@ -448,6 +453,38 @@ impl AppState {
             self.scene_key = Some(scene_key.clone());
         }
         self.refresh_compare(scene_key, scene_changed);
+    }
+
+    /// Whether the scene on show stays as it is, shown moved to `key`'s viewport
+    /// ([`AppState::view_preview`]): a wheel, pinch or pan gesture is under way over a scene
+    /// large enough that a build per step falls behind the gesture's steps (at 250 elements a
+    /// build and its render took 50-75 ms a step; at 2,000, drawn in SVG, 240; at 100,000,
+    /// drawn on the canvas, 200), and nothing but the viewport (and the pan's pointer) changed.
+    /// The scene is built at the viewport when the gesture rests or ends (`ViewAction::Settle`).
+    fn previews(&self, key: &SceneKey) -> bool {
+        let panning_or_not = |d: &Option<Drag>| matches!(d, None | Some(Drag::Pan { .. }));
+        self.view.gesture
+            && self.compare.is_none()
+            && !key.two_d
+            && self.scene.element_count >= PREVIEW_FROM_ELEMENTS
+            && self.scene_key.as_ref().is_some_and(|old| {
+                old.viewport.width_px == key.viewport.width_px
+                    && panning_or_not(&old.drag)
+                    && panning_or_not(&key.drag)
+                    && *old == SceneKey { viewport: old.viewport, drag: old.drag, ..key.clone() }
+            })
+    }
+
+    /// While a view gesture lasts ([`AppState::previews`]), how the scene on show, drawn at an
+    /// earlier viewport, is moved onto the current one: `x ↦ k·x + dx` (canvas units, from the
+    /// scene's left edge). `None` when the scene is drawn at the viewport.
+    pub fn view_preview(&self) -> Option<(f64, f64)> {
+        let drawn = self.scene_key.as_ref()?.viewport;
+        let now = self.view.viewport;
+        (drawn != now).then(|| {
+            let k = drawn.span_millis() / now.span_millis();
+            (k, (drawn.start_millis - now.start_millis) / now.span_millis() * now.width_px)
+        })
     }
 
     /// The frame clock's step while playing (`hooks::use_app` calls it when a tick moves the playhead).

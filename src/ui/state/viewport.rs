@@ -20,6 +20,10 @@ pub struct ViewState {
     pub processing_axis: bool,
     /// Compare mode: two canvases share the box's height, so a small embed may shrink further.
     pub comparing: bool,
+    /// A wheel, pinch or pan gesture is under way (from its first step until it rests or ends:
+    /// `ViewAction::Settle`, the pan's release): a large scene is then shown moved instead of
+    /// built anew at each step (`AppState::view_preview`).
+    pub gesture: bool,
 }
 
 impl ViewState {
@@ -31,6 +35,7 @@ impl ViewState {
             lecture: false,
             processing_axis: false,
             comparing: false,
+            gesture: false,
         }
     }
 
@@ -42,12 +47,15 @@ impl ViewState {
 
     pub fn reduce(&mut self, action: ViewAction, layout: &RunLayout) {
         let vp = self.viewport;
+        // Only the wheel and a pinch send these (the buttons and keys zoom by steps, each built).
+        self.gesture = matches!(action, ViewAction::ZoomAt { .. } | ViewAction::PanBy { .. });
         self.viewport = match action {
             ViewAction::ZoomAt { px, factor } => vp.zoom_at(px, factor),
             ViewAction::PanBy { dx_px } => vp.pan_px(dx_px),
             ViewAction::ZoomIn => vp.zoom_at(vp.width_px / 2.0, 1.5),
             ViewAction::ZoomOut => vp.zoom_at(vp.width_px / 2.0, 1.0 / 1.5),
             ViewAction::Fit => fit_viewport(layout, vp.width_px, self.on_processing_axis(layout)),
+            ViewAction::Settle => vp,
             ViewAction::ToggleProcessingAxis => {
                 self.processing_axis = !self.processing_axis;
                 fit_viewport(layout, vp.width_px, self.on_processing_axis(layout))

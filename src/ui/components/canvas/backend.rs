@@ -80,12 +80,7 @@ const LANE_EDGE: &str = "#e6e9ef";
 /// The layers in draw order; the memoised groups inside (marbles, a lane's windows, timer glyphs)
 /// redraw only what changed.
 fn svg(s: &Scene) -> Html {
-    let class = classes!(
-        "canvas",
-        s.animate.then_some("animate"),
-        s.dragging.then_some("dragging"),
-        s.panning.then_some("panning")
-    );
+    let class = classes!("canvas", s.animate.then_some("animate"), s.dragging.then_some("dragging"));
     let style = scene_style(s);
     let (width, height) = (AttrValue::from(px(s.width * s.scale)), AttrValue::from(px(s.height * s.scale)));
     let view_box = AttrValue::from(format!("0 0 {} {}", px(s.width), px(s.height)));

@@ -132,7 +132,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     // Browsers refuse canvases much larger than 16k device pixels a side.
     let (cw, ch) = ((w * dpr).min(16_384.0).round(), (band * dpr).min(16_384.0).round());
     let o = overlay(s);
-    let class = classes!("canvas", "overlay", s.dragging.then_some("dragging"), s.panning.then_some("panning"));
+    let class = classes!("canvas", "overlay", s.dragging.then_some("dragging"));
     html! {
         <div class="bulk" style={format!("width: {}px; height: {}px", px(w), px(h))}>
             <canvas ref={node} class="bulk-canvas" data-testid="bulk-canvas" aria-hidden="true" data-top={px(top)}
@@ -271,7 +271,6 @@ pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
         anim_seq: _,
         fx_ms: _,
         dragging: _,
-        panning: _,
         element_count: _,
         window_count: _,
         entry: _,

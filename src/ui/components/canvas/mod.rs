@@ -24,23 +24,48 @@ mod watermark;
 mod windows;
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element as DomElement, HtmlElement, PointerEvent, WheelEvent};
 use yew::prelude::*;
 
 use crate::ui::action::{
-    Action, CanvasAction, DragAction, DragStart, EditAction, Menu, MenuTarget, ObjectId, TeachAction, ViewAction,
+    Action, CanvasAction, Drag, DragAction, DragStart, EditAction, Menu, MenuTarget, ObjectId, TeachAction, ViewAction,
     WhyPopover, WhyTarget,
 };
 use crate::ui::geometry::{millis_from_px, millis_from_px_f64, snap, snap_unit_millis};
 use crate::ui::hooks::AppHandle;
-use crate::ui::scene::{Hit, focus_key, parse_focus_key};
+use crate::ui::scene::{Hit, Scene, focus_key, parse_focus_key};
 use crate::ui::state::AppState;
 
 use crate::ui::scene::Backend;
 pub use backend::{SceneBackend, SvgBackend};
 use bulk::CanvasBackend;
+
+#[derive(Properties)]
+struct SvgSceneProps {
+    scene: Rc<Scene>,
+}
+
+/// The same scene is the same drawing (no deep compare of up to 2,000 elements' items).
+impl PartialEq for SvgSceneProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.scene, &other.scene)
+    }
+}
+
+/// The SVG backend's drawing, made again only for another scene: a render of the page that keeps
+/// the scene (a wheel gesture's steps, shown moved: `AppState::view_preview`; the output lists'
+/// changes) does not make and compare its 18,000 nodes at 2,000 elements again.
+#[component]
+fn SvgScene(p: &SvgSceneProps) -> Html {
+    SvgBackend::draw(&p.scene)
+}
+
+/// How long a wheel, pinch or pan gesture waits without a step before the scene is built at the
+/// view (the wheel's notches come 30-100 ms apart while it spins).
+const SETTLE_MS: u32 = 150;
 
 #[derive(Properties, PartialEq)]
 pub struct CanvasProps {
@@ -82,6 +107,22 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let scale = s.view.scale;
     let dragging = s.drag.is_some();
     let host = use_node_ref();
+    // A wheel, pinch or pan gesture over a large scene: the scene drawn when it began, moved onto
+    // the view (`AppState::view_preview`); its hit test takes the pointer back to where it drew.
+    let preview = s.view_preview();
+    let to_drawn = move |x: f64| preview.map_or(x, |(k, dx)| (x - dx) / k);
+    // The gesture rests after `SETTLE_MS` without a step: the scene is built at the view.
+    let settle = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    let rest_later = {
+        let (state, settle) = (state.clone(), settle.clone());
+        move || {
+            if state.get().view.gesture {
+                let state = state.clone();
+                let later = move || state.dispatch(Action::View(ViewAction::Settle));
+                *settle.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SETTLE_MS, later));
+            }
+        }
+    };
     // The canvas' page position, taken when a pointer goes down: reading it on every move would
     // force a layout of the whole document per frame.
     let origin = use_mut_ref(|| (0.0f64, 0.0f64));
@@ -95,12 +136,13 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let pending = use_mut_ref(|| None::<(f64, f64)>);
     let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
     let flush = {
-        let (state, pending, frame) = (state.clone(), pending.clone(), frame.clone());
+        let (state, pending, frame, rest_later) = (state.clone(), pending.clone(), frame.clone(), rest_later.clone());
         move || {
             frame.borrow_mut().take();
             let next = pending.borrow_mut().take();
             if let Some((px, millis)) = next {
                 state.dispatch(Action::Drag(DragAction::Move { px, millis }));
+                rest_later();
             }
         }
     };
@@ -187,7 +229,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 }
             }
             let (x, y) = local(&e);
-            let hit = state.get().scene.hit(x, y);
+            let hit = state.get().scene.hit(to_drawn(x), y);
             *down.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y()), hit.clone()));
             let what = match hit {
                 Hit::Object(ObjectId::Element(i)) => DragStart::Element(i),
@@ -205,7 +247,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let onpointermove = {
         let state = state.clone();
         let (touches, pinch, origin, local) = (touches.clone(), pinch.clone(), origin.clone(), local.clone());
-        let (pending, frame, flush) = (pending.clone(), frame.clone(), flush.clone());
+        let (pending, frame, flush, rest_later) = (pending.clone(), frame.clone(), flush.clone(), rest_later.clone());
         Callback::from(move |e: PointerEvent| {
             if pinch.borrow().is_some() {
                 if let Some(slot) = touches.borrow_mut().get_mut(&e.pointer_id()) {
@@ -217,6 +259,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                     if last > 10.0 && d > 10.0 {
                         let mid = ((a + b) / 2.0 - origin.borrow().0) / scale;
                         state.dispatch(Action::View(ViewAction::ZoomAt { px: mid, factor: d / last }));
+                        rest_later();
                     }
                     *pinch.borrow_mut() = Some(d);
                 }
@@ -265,7 +308,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         })
     };
     let onwheel = {
-        let (state, measure, local) = (state.clone(), measure.clone(), local.clone());
+        let (state, measure, local, rest_later) = (state.clone(), measure.clone(), local.clone(), rest_later.clone());
         Callback::from(move |e: WheelEvent| {
             measure();
             let (x, _) = local(&e);
@@ -279,6 +322,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 let k = if e.ctrl_key() { 0.01 } else { 0.0015 };
                 state.dispatch(Action::View(ViewAction::ZoomAt { px: x, factor: (-dy * k).exp() }));
             }
+            rest_later();
         })
     };
     let oncontextmenu = {
@@ -288,7 +332,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             measure();
             let (x, y) = local(&e);
             let scene = state.get().scene.clone();
-            let target = match scene.hit(x, y) {
+            let target = match scene.hit(to_drawn(x), y) {
                 Hit::Object(ObjectId::Element(i)) => MenuTarget::Element(i),
                 _ => MenuTarget::Canvas {
                     ts: snap(millis_from_px(&vp, x), snap_unit_millis(&vp)),
@@ -308,7 +352,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             measure();
             let (x, y) = local(&e);
             let scene = state.get().scene.clone();
-            if matches!(scene.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
+            if matches!(scene.hit(to_drawn(x), y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
                 return;
             }
             let ts = Some(snap(millis_from_px(&vp, x), snap_unit_millis(&vp)));
@@ -357,16 +401,23 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             });
         })
     };
+    let panning = matches!(s.drag, Some(Drag::Pan { .. }));
+    let class = classes!("scene", panning.then_some("panning"));
+    // On the drawing's own box, not the host's: the host's box is where the pointer is measured.
+    let moved = preview.map(|(k, dx)| format!("transform: translateX({}px) scaleX({k})", dx * scale));
+    let view_class = classes!("scene-view", moved.is_some().then_some("previewing"));
     html! {
-        <div ref={host} class="scene" data-testid="scene" data-backend={scene.backend.name()}
+        <div ref={host} {class} data-testid="scene" data-backend={scene.backend.name()}
              data-elements={scene.element_count.to_string()} data-windows={scene.window_count.to_string()}
              {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
              {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
-            if scene.backend == Backend::Canvas {
-                <CanvasBackend scene={std::rc::Rc::downgrade(&scene)} />
-            } else {
-                { SvgBackend::draw(&scene) }
-            }
+            <div class={view_class} style={moved}>
+                if scene.backend == Backend::Canvas {
+                    <CanvasBackend scene={Rc::downgrade(&scene)} />
+                } else {
+                    <SvgScene {scene} />
+                }
+            </div>
         </div>
     }
 }

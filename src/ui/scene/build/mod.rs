@@ -198,7 +198,6 @@ impl<'a> SceneInput<'a> {
             anim_seq: self.anim_seq,
             fx_ms: 520.0 / self.speed,
             dragging: self.drag.is_some(),
-            panning: matches!(self.drag, Some(Drag::Pan { .. })),
             element_count: 0,
             window_count: 0,
             entry,
@@ -644,7 +643,6 @@ impl<'a> SceneInput<'a> {
         let x = round1(self.item_x(index, e.ts));
         place_in_groups(&mut scene.marbles, index, |m| place_marble(m, e.ts, e.value, x))?;
         scene.dragging = false;
-        scene.panning = false;
         scene.drag_label = None;
         Some(scene)
     }
@@ -683,7 +681,6 @@ impl<'a> SceneInput<'a> {
         scene.entry = Some(id);
         scene.overlay = vec![id];
         scene.dragging = true;
-        scene.panning = false;
         scene.drag_label = self.drag_label();
         self.lift(&mut scene);
         Some(scene)

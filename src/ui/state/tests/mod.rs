@@ -5,6 +5,7 @@ mod arrived;
 mod compare;
 mod focus;
 mod host;
+mod preview;
 mod reducer;
 mod runs;
 mod runs_support;
