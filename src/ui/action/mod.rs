@@ -115,7 +115,8 @@ pub enum ViewAction {
     Fit,
     /// Event time or processing time (the arrivals) along the axis, then fit.
     ToggleProcessingAxis,
-    /// A wheel, pinch or pan gesture rested (or ended): a large scene shown moved since it
-    /// began is built at the viewport again (`AppState::view_preview`).
+    /// A wheel, pinch or pan gesture rested (`SETTLE_MS` without a step; a pan's release ends
+    /// it by itself): a large scene shown moved since it began is built at the viewport again
+    /// (`AppState::view_preview`).
     Settle,
 }

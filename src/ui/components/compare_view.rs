@@ -29,7 +29,9 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
             { side_label("B", summary(&c.doc.scenario)) }
             // B is shown only: its objects take no focus (the differences are said in the list).
             <div class="canvas-box compare-b" data-testid="compare-b" inert=true>
-                <div class="scene" data-testid="scene-b">{ SvgBackend::draw(&c.scene) }</div>
+                <div class="scene" data-testid="scene-b">
+                    <div class="scene-view">{ SvgBackend::draw(&c.scene) }</div>
+                </div>
             </div>
             <details class="diff-list" data-testid="compare-diff" data-count={n.to_string()} open=true>
                 <summary>{ match n {

@@ -39,8 +39,9 @@ impl AppState {
                     && self.lane_of(id).is_none_or(|lane| lane == self.focus.lane)
             }
             Action::Canvas(CanvasAction::Blurred) => !self.focus.inside,
-            // The rest of a gesture that is over (a pan's release settled it).
-            Action::View(ViewAction::Settle) => !self.view.gesture,
+            // The rest of a gesture that is over (a pan's release ended it), or that shows
+            // nothing moved (a small scene, compare mode, the 2-D view: built at every step).
+            Action::View(ViewAction::Settle) => !self.view.gesture || self.view_preview().is_none(),
             _ => false,
         }
     }

@@ -397,7 +397,9 @@ impl AppState {
             scale: self.view.scale,
             two_d: self.chrome.two_d,
             processing_axis: self.view.on_processing_axis(&self.doc.layout),
-            drag: self.drag,
+            // A pan draws nothing of its own (the host's cursor says it): its press, moves and
+            // release build nothing (`previews`).
+            drag: self.drag.filter(|d| !matches!(d, Drag::Pan { .. })),
             selection: self.selection,
             animate: self.play.animate,
             anim_seq: self.play.anim_seq,
@@ -459,19 +461,16 @@ impl AppState {
     /// ([`AppState::view_preview`]): a wheel, pinch or pan gesture is under way over a scene
     /// large enough that a build per step falls behind the gesture's steps (at 250 elements a
     /// build and its render took 50-75 ms a step; at 2,000, drawn in SVG, 240; at 100,000,
-    /// drawn on the canvas, 200), and nothing but the viewport (and the pan's pointer) changed.
+    /// drawn on the canvas, 200), and nothing but the viewport changed.
     /// The scene is built at the viewport when the gesture rests or ends (`ViewAction::Settle`).
     fn previews(&self, key: &SceneKey) -> bool {
-        let panning_or_not = |d: &Option<Drag>| matches!(d, None | Some(Drag::Pan { .. }));
         self.view.gesture
             && self.compare.is_none()
             && !key.two_d
             && self.scene.element_count >= PREVIEW_FROM_ELEMENTS
             && self.scene_key.as_ref().is_some_and(|old| {
                 old.viewport.width_px == key.viewport.width_px
-                    && panning_or_not(&old.drag)
-                    && panning_or_not(&key.drag)
-                    && *old == SceneKey { viewport: old.viewport, drag: old.drag, ..key.clone() }
+                    && *old == SceneKey { viewport: old.viewport, ..key.clone() }
             })
     }
 

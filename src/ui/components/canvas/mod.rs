@@ -108,9 +108,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let dragging = s.drag.is_some();
     let host = use_node_ref();
     // A wheel, pinch or pan gesture over a large scene: the scene drawn when it began, moved onto
-    // the view (`AppState::view_preview`); its hit test takes the pointer back to where it drew.
+    // the view (`AppState::view_preview`); a hit test takes the pointer back to where it drew (as
+    // the state is when it hits: a handler may run before the render of the last step).
     let preview = s.view_preview();
-    let to_drawn = move |x: f64| preview.map_or(x, |(k, dx)| (x - dx) / k);
+    let to_drawn = |s: &AppState, x: f64| s.view_preview().map_or(x, |(k, dx)| (x - dx) / k);
     // The gesture rests after `SETTLE_MS` without a step: the scene is built at the view.
     let settle = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     let rest_later = {
@@ -229,7 +230,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 }
             }
             let (x, y) = local(&e);
-            let hit = state.get().scene.hit(to_drawn(x), y);
+            let hit = {
+                let s = state.get();
+                s.scene.hit(to_drawn(&s, x), y)
+            };
             *down.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y()), hit.clone()));
             let what = match hit {
                 Hit::Object(ObjectId::Element(i)) => DragStart::Element(i),
@@ -331,8 +335,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             e.prevent_default();
             measure();
             let (x, y) = local(&e);
-            let scene = state.get().scene.clone();
-            let target = match scene.hit(to_drawn(x), y) {
+            let (scene, drawn_x) = {
+                let s = state.get();
+                (s.scene.clone(), to_drawn(&s, x))
+            };
+            let target = match scene.hit(drawn_x, y) {
                 Hit::Object(ObjectId::Element(i)) => MenuTarget::Element(i),
                 _ => MenuTarget::Canvas {
                     ts: snap(millis_from_px(&vp, x), snap_unit_millis(&vp)),
@@ -351,8 +358,11 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             measure();
             let (x, y) = local(&e);
-            let scene = state.get().scene.clone();
-            if matches!(scene.hit(to_drawn(x), y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
+            let (scene, drawn_x) = {
+                let s = state.get();
+                (s.scene.clone(), to_drawn(&s, x))
+            };
+            if matches!(scene.hit(drawn_x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark)) {
                 return;
             }
             let ts = Some(snap(millis_from_px(&vp, x), snap_unit_millis(&vp)));
@@ -404,7 +414,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     let panning = matches!(s.drag, Some(Drag::Pan { .. }));
     let class = classes!("scene", panning.then_some("panning"));
     // On the drawing's own box, not the host's: the host's box is where the pointer is measured.
-    let moved = preview.map(|(k, dx)| format!("transform: translateX({}px) scaleX({k})", dx * scale));
+    let moved = preview.map(|(k, dx)| format!("transform: translateX({:.2}px) scaleX({k:.6})", dx * scale));
     let view_class = classes!("scene-view", moved.is_some().then_some("previewing"));
     html! {
         <div ref={host} {class} data-testid="scene" data-backend={scene.backend.name()}

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::ui::action::{Mode, PanelAction, PlayAction, TeachAction, ViewAction};
+use crate::ui::action::{CompareAction, CompareExample, Mode, PanelAction, PlayAction, TeachAction, ViewAction};
 use crate::ui::scene::Scene;
 use crate::ui::state::PREVIEW_FROM_ELEMENTS;
 
@@ -116,7 +116,7 @@ fn a_pan_shows_the_drawing_moved_and_its_release_builds_it() {
 type Act = dyn Fn(&mut AppState);
 
 /// Anything but the view builds at once, at the view: a button's or key's zoom, a step of the
-/// playhead, an element's drag, the 2-D view.
+/// playhead, lecture mode, a resize, compare mode, an element's drag, the 2-D view.
 #[test]
 fn anything_but_the_view_builds_at_once() {
     let json = spread(300);
@@ -126,6 +126,11 @@ fn anything_but_the_view_builds_at_once() {
         ("fit", Box::new(|st: &mut AppState| st.dispatch(view(ViewAction::Fit)))),
         ("a step back", Box::new(|st: &mut AppState| st.dispatch(Action::Play(PlayAction::Back)))),
         ("lecture mode", Box::new(|st: &mut AppState| st.dispatch(Action::Teach(TeachAction::SetMode(Mode::Lecture))))),
+        ("a resize", Box::new(|st: &mut AppState| st.dispatch(Action::Resize { width_px: 900.0, height_px: 600.0 }))),
+        (
+            "compare mode",
+            Box::new(|st: &mut AppState| st.dispatch(Action::Compare(CompareAction::Example(CompareExample::Bounds)))),
+        ),
         (
             "an element's press",
             Box::new(move |st: &mut AppState| {
