@@ -12,8 +12,8 @@
 
 use std::rc::{Rc, Weak};
 
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 use yew::prelude::*;
 
 use super::axis::axis;
@@ -22,6 +22,7 @@ use super::marbles::marbles;
 use super::marks::{marks, tvf_rows};
 use super::partitions::partitions;
 use super::px::px;
+use super::raster::{Boxes, rgba};
 use super::timers::timers;
 use super::watermark::{drag_label, watermark};
 use super::windows::windows;
@@ -228,17 +229,30 @@ fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64) {
         return;
     };
     let k = f64::from(canvas.width()) / s.width.max(1.0);
+    let (cw, ch) = (canvas.width() as usize, canvas.height() as usize);
     let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
-    let _ = ctx.set_transform(k, 0.0, 0.0, k, 0.0, -k * top);
-    let rows = (top, top + f64::from(canvas.height()) / k);
-    draw(&ctx, s, rows);
+    ctx.clear_rect(0.0, 0.0, cw as f64, ch as f64);
+    let rows = (top, top + ch as f64 / k);
+    // The boxes go first (`putImageData` replaces what is under it), in strips of about 2 MB.
+    let put = |boxes: &Boxes| {
+        boxes.paint(cw, ch, (STRIP_BYTES / (cw * 4).max(1)).max(16), |strip, y, n| {
+            if let Ok(image) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(strip), cw as u32, n as u32) {
+                let _ = ctx.put_image_data(&image, 0.0, y as f64);
+            }
+        });
+        let _ = ctx.set_transform(k, 0.0, 0.0, k, 0.0, -k * top);
+    };
+    draw(&ctx, s, rows, Boxes::new(k, top), put);
 }
 
-/// Every kind of scene item, in draw order, of those between the heights `rows` (scene units).
-/// The destructuring names every field of [`Scene`]: a new kind of item does not compile until it
-/// is drawn here (or said to be the overlay's).
-pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
+/// The bytes of bitmap painted at a time (`raster::Boxes::paint`).
+const STRIP_BYTES: usize = 2 << 20;
+
+/// Every kind of scene item, in draw order, of those between the heights `rows` (scene units):
+/// the rectangles into `boxes`, painted by `put`, then the rest through `ctx` on top. The
+/// destructuring names every field of [`Scene`]: a new kind of item does not compile until it is
+/// drawn here (or said to be the overlay's).
+fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: Boxes, put: impl FnOnce(&Boxes)) {
     let Scene {
         backend: _,
         generation: _,
@@ -282,17 +296,35 @@ pub fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64)) {
     let to = lanes.partition_point(|l| l.y <= rows.1);
     let shown = lanes.get(from..to.max(from)).unwrap_or(&[]);
     let in_rows = |y: f64| y >= rows.0 - 40.0 && y <= rows.1 + 40.0;
-    draw_lanes(ctx, shown, from, width);
+    lane_boxes(&mut boxes, shown, from, width);
     if let Some(t) = two_d {
+        put(&boxes);
+        lane_labels(ctx, shown);
         draw_two_d(ctx, t, width, &in_rows);
         return;
     }
-    if in_rows(side.y) {
-        draw_side(ctx, side, width);
+    let side_shown = in_rows(side.y);
+    if side_shown {
+        side_boxes(&mut boxes, side, width);
     }
-    draw_windows(ctx, windows, width, &in_rows);
+    let bands: Vec<&WindowItem> = windows
+        .iter()
+        .flat_map(|g| g.items.iter())
+        .filter(|w| in_rows(w.y) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
+        .collect();
+    window_boxes(&mut boxes, &bands);
+    let (dense, discs) = marble_lanes(shown, marbles, width);
+    for (lane, items) in &dense {
+        density(&mut boxes, items, lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0, width);
+    }
+    put(&boxes);
+    lane_labels(ctx, shown);
+    if side_shown {
+        side_title(ctx, side);
+    }
+    window_counts(ctx, &bands);
     draw_timers(ctx, timers, width, &in_rows);
-    draw_marbles(ctx, shown, marbles, width);
+    draw_discs(ctx, &discs);
 }
 
 fn visible(x0: f64, x1: f64, width: f64) -> bool {
@@ -310,21 +342,24 @@ fn column(x: f64) -> usize {
 }
 
 /// The lanes `lanes`, the first of them lane number `first` (every other one is shaded).
-fn draw_lanes(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], first: usize, width: f64) {
-    ctx.set_font("600 11px system-ui, sans-serif");
+fn lane_boxes(boxes: &mut Boxes, lanes: &[LaneItem], first: usize, width: f64) {
+    let edge = rgba(ink::LANE_EDGE);
     for (i, l) in lanes.iter().enumerate().map(|(i, l)| (i + first, l)) {
-        ctx.set_fill_style_str(ink::LANE[i % 2]);
-        ctx.fill_rect(0.0, l.y, width, l.height);
-        ctx.set_stroke_style_str(ink::LANE_EDGE);
-        ctx.stroke_rect(0.0, l.y, width, l.height);
-        ctx.set_fill_style_str(ink::LABEL);
+        boxes.fill(0.0, l.y, width, l.height, rgba(ink::LANE[i % 2]));
+        boxes.outline(0.0, l.y, width, l.height, edge);
+    }
+}
+
+/// The lanes' keys, over their bands.
+fn lane_labels(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem]) {
+    ctx.set_font("600 11px system-ui, sans-serif");
+    ctx.set_fill_style_str(ink::LABEL);
+    for l in lanes {
         let _ = ctx.fill_text(&format!("key {}", l.key), 6.0, l.y + 12.0);
     }
 }
 
-fn draw_side(ctx: &CanvasRenderingContext2d, side: &SideLane, width: f64) {
-    ctx.set_fill_style_str(if side.enabled { ink::SIDE } else { ink::SIDE_OFF });
-    ctx.fill_rect(0.0, side.y, width, dims::SIDE_LANE);
+fn side_title(ctx: &CanvasRenderingContext2d, side: &SideLane) {
     ctx.set_fill_style_str(ink::LABEL);
     let title = if side.enabled {
         "late side output (sideOutputLateData)"
@@ -332,6 +367,10 @@ fn draw_side(ctx: &CanvasRenderingContext2d, side: &SideLane, width: f64) {
         "no side output: late elements are dropped"
     };
     let _ = ctx.fill_text(title, 6.0, side.y + 12.0);
+}
+
+fn side_boxes(boxes: &mut Boxes, side: &SideLane, width: f64) {
+    boxes.fill(0.0, side.y, width, dims::SIDE_LANE, rgba(if side.enabled { ink::SIDE } else { ink::SIDE_OFF }));
     // One tick per pixel column that holds a late element, its height by how many.
     let mut columns = vec![0u32; column_count(width)];
     for m in side.groups.iter().flat_map(|(_, g)| g.iter()) {
@@ -339,26 +378,18 @@ fn draw_side(ctx: &CanvasRenderingContext2d, side: &SideLane, width: f64) {
             *c += 1;
         }
     }
-    ctx.set_fill_style_str(ink::SIDE_MARBLE);
-    let y = side.y + 26.0;
+    let (ink, y) = (rgba(ink::SIDE_MARBLE), side.y + 26.0);
     for (x, n) in columns.into_iter().enumerate().filter(|(_, n)| *n > 0) {
         let h = (4.0 + 3.0 * f64::from(n)).min(dims::SIDE_LANE - 16.0);
-        ctx.fill_rect(x as f64 - 1.0, y - h / 2.0, 2.0, h);
+        boxes.fill(x as f64 - 1.0, y - h / 2.0, 2.0, h, ink);
     }
 }
 
 /// The window states in drawing order (`band_ink`'s).
 const BAND_STATES: [&str; 6] = ["open", "fired", "late-fired", "purged", "merged", ""];
 
-/// The bands in one path per state, filled and stroked once each (a call per band of thousands
-/// costs the frame), then the lateness hatches and the counts.
-fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f64, in_rows: &dyn Fn(f64) -> bool) {
-    ctx.set_line_width(1.0);
-    let shown: Vec<&WindowItem> = groups
-        .iter()
-        .flat_map(|g| g.items.iter())
-        .filter(|w| in_rows(w.y) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
-        .collect();
+/// The bands by state (`BAND_STATES`' order), each filled and outlined, then the lateness hatches.
+fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
     let slot = |state: &str| BAND_STATES.iter().position(|s| *s == state).unwrap_or(BAND_STATES.len() - 1);
     for (i, state) in BAND_STATES.iter().enumerate() {
         let of_state: Vec<&&WindowItem> = shown.iter().filter(|w| slot(w.state) == i).collect();
@@ -366,33 +397,32 @@ fn draw_windows(ctx: &CanvasRenderingContext2d, groups: &[WindowGroup], width: f
             continue;
         }
         let (fill, stroke) = band_ink(state);
-        ctx.set_fill_style_str(fill);
+        let (fill, stroke) = (rgba(fill), rgba(stroke));
         for (x, y, w, h) in merged_runs(of_state.iter().map(|w| (w.x0, w.y, w.width, w.height))) {
-            ctx.fill_rect(x, y, w, h);
+            boxes.fill(x, y, w, h, fill);
         }
-        // A window 2 px wide (the least a window is drawn) is all outline: its 1-px stroke inks
-        // both its columns. So a run of them in a row is one block of the stroke's ink, not a
-        // strokeRect each (the 65,000 windows of a 100,000-element stream at full zoom: 50 ms of
-        // every redraw, every step of the playhead).
-        ctx.set_fill_style_str(stroke);
+        // A window 2 px wide (the least a window is drawn) is all outline: a run of them in a row
+        // is one block of the outline's ink.
         let thin = of_state.iter().filter(|w| w.width <= 2.0);
         for (x, y, w, h) in merged_runs(thin.map(|w| (w.x0, w.y, 2.0, w.height))) {
-            ctx.fill_rect(x, y, w, h);
+            boxes.fill(x, y, w, h, stroke);
         }
-        ctx.set_stroke_style_str(stroke);
         for w in of_state.iter().filter(|w| w.width > 2.0) {
-            ctx.stroke_rect(w.x0 + 0.5, w.y + 0.5, (w.width - 1.0).max(1.0), w.height - 1.0);
+            boxes.outline(w.x0, w.y, w.width, w.height, stroke);
         }
     }
-    ctx.begin_path();
-    for w in &shown {
-        if let Some(hw) = w.hatch_px.filter(|hw| *hw >= 1.0) {
-            ctx.rect(w.x0 + w.width + 1.0, w.y, hw, w.height);
-        }
+    // Joined per row first: overlapping hatches are one (translucent) area, not darker.
+    let hatches = shown
+        .iter()
+        .filter_map(|w| w.hatch_px.filter(|hw| *hw >= 1.0).map(|hw| (w.x0 + w.width + 1.0, w.y, hw, w.height)));
+    let hatch = rgba("rgba(213, 154, 46, 0.35)");
+    for (x, y, w, h) in merged_runs(hatches) {
+        boxes.fill(x, y, w, h, hatch);
     }
-    ctx.set_fill_style_str("rgba(213, 154, 46, 0.35)");
-    ctx.fill();
-    // The count, where it fits.
+}
+
+/// The bands' counts, where they fit.
+fn window_counts(ctx: &CanvasRenderingContext2d, shown: &[&WindowItem]) {
     ctx.set_fill_style_str("#1f2633");
     for w in shown.iter().filter(|w| w.width > 24.0 && !w.merged) {
         let _ = ctx.fill_text(&w.count.to_string(), w.x0 + 4.0, w.y + w.height - 7.0);
@@ -480,8 +510,16 @@ fn lane_at(lanes: &[LaneItem], y: f64) -> Option<usize> {
     lanes.get(i).filter(|l| y >= l.y).map(|_| i)
 }
 
-fn draw_marbles(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], groups: &[MarbleGroup], width: f64) {
-    // Per lane: the visible marbles; a lane with more than fit side by side is drawn as density.
+/// A lane's visible marbles.
+type LaneMarbles<'a> = (&'a LaneItem, Vec<&'a MarbleItem>);
+
+/// Per lane, its visible marbles: lanes with more than fit side by side (drawn as density), and
+/// the others (drawn as discs).
+fn marble_lanes<'a>(
+    lanes: &'a [LaneItem],
+    groups: &'a [MarbleGroup],
+    width: f64,
+) -> (Vec<LaneMarbles<'a>>, Vec<LaneMarbles<'a>>) {
     let mut per_lane: Vec<Vec<&MarbleItem>> = vec![Vec::new(); lanes.len()];
     for m in groups.iter().flat_map(|g| g.items.iter()) {
         if let Some(l) = lane_at(lanes, m.y)
@@ -491,31 +529,30 @@ fn draw_marbles(ctx: &CanvasRenderingContext2d, lanes: &[LaneItem], groups: &[Ma
         }
     }
     let fit = (width / (dims::MARBLE_R * 2.0)).max(1.0) as usize;
-    for (lane, items) in lanes.iter().zip(per_lane) {
-        let y = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
-        if items.len() <= fit {
-            // One path per colour, filled once.
-            let mut inks: Vec<&'static str> = items.iter().map(|m| outcome_ink(m.outcome)).collect();
-            inks.sort_unstable();
-            inks.dedup();
-            for ink in inks {
-                ctx.begin_path();
-                for m in items.iter().filter(|m| outcome_ink(m.outcome) == ink) {
-                    ctx.move_to(m.x + dims::MARBLE_R - 1.0, m.y);
-                    let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
-                }
-                ctx.set_fill_style_str(ink);
-                ctx.fill();
+    lanes.iter().zip(per_lane).partition(|(_, items)| items.len() > fit)
+}
+
+/// The marbles of lanes that have room for them, one path per colour, filled once.
+fn draw_discs(ctx: &CanvasRenderingContext2d, lanes: &[LaneMarbles<'_>]) {
+    for (_, items) in lanes {
+        let mut inks: Vec<&'static str> = items.iter().map(|m| outcome_ink(m.outcome)).collect();
+        inks.sort_unstable();
+        inks.dedup();
+        for ink in inks {
+            ctx.begin_path();
+            for m in items.iter().filter(|m| outcome_ink(m.outcome) == ink) {
+                ctx.move_to(m.x + dims::MARBLE_R - 1.0, m.y);
+                let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
             }
-            continue;
+            ctx.set_fill_style_str(ink);
+            ctx.fill();
         }
-        density(ctx, &items, y, width);
     }
 }
 
 /// One bar per pixel column: its height grows with the elements in the column, its colour is
 /// the column's most common outcome.
-fn density(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem], y: f64, width: f64) {
+fn density(boxes: &mut Boxes, items: &[&MarbleItem], y: f64, width: f64) {
     let mut columns = vec![[0u32; 7]; column_count(width)];
     for m in items {
         let slot = match m.outcome {
@@ -540,8 +577,7 @@ fn density(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem], y: f64, width:
         Some(ElementOutcome::Dropped { counted: true }),
         Some(ElementOutcome::Discarded),
     ];
-    // The bars by colour, each colour's in paths of PATH_CHUNK rects (a fillRect per column with
-    // its own fill style took 0.8 s of a three-move drag at 100,000 elements).
+    // The bars by colour, each colour's joined where they are the same height side by side.
     let mut bars: [Vec<(f64, f64)>; 7] = Default::default();
     for (x, counts) in columns.into_iter().enumerate() {
         let n: u32 = counts.iter().sum();
@@ -552,9 +588,9 @@ fn density(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem], y: f64, width:
         bars[top].push((x as f64, (6.0 + 4.0 * f64::from(n)).min(dims::MARBLE_ROW - 4.0)));
     }
     for (outcome, bars) in OUTCOMES.iter().zip(bars) {
-        ctx.set_fill_style_str(outcome_ink(*outcome));
+        let ink = rgba(outcome_ink(*outcome));
         for (x, y, w, h) in merged_runs(bars.into_iter().map(|(x, h)| (x - 0.5, y - h / 2.0, 1.5, h))) {
-            ctx.fill_rect(x, y, w, h);
+            boxes.fill(x, y, w, h, ink);
         }
     }
 }
@@ -580,6 +616,104 @@ fn draw_two_d(ctx: &CanvasRenderingContext2d, t: &TwoD, width: f64, in_rows: &dy
 #[cfg(test)]
 mod tests {
     use super::merged_runs;
+
+    /// 3,000 elements over 30 keys and ten minutes, tumbling by the minute, with a late element
+    /// sent to the side output; `extra` adds fields to the scenario.
+    pub(super) fn bulk_state(extra: &str) -> crate::ui::state::AppState {
+        let items: Vec<String> = (0..3000)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000))
+            .chain([r#"{"wm": 550000}"#.to_string(), r#"{"id": 9000, "key": "k1", "ts": 1000}"#.to_string()])
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, {extra} "side_output": true, "input": [{}]}}"#,
+            items.join(",")
+        );
+        let scenario = crate::engine::Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
+        st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
+        st
+    }
+
+    /// The scene's rectangles become boxes where the canvas drew them: each lane's band and edge;
+    /// each window's fill and (wide) outline or (thin) block in its state's inks; the lateness
+    /// hatches right of their windows; the side output's ticks in its lane; the density bars in
+    /// their lane's marble row, in the outcomes' inks.
+    #[test]
+    fn the_scenes_rectangles_become_boxes_in_place() {
+        use super::super::raster::Rgba;
+        use super::*;
+        let st = bulk_state(r#""allowed_lateness": 20000,"#);
+        let s = &st.scene;
+        assert!(s.element_count > 2000);
+        let (k, top) = (2.0, 0.0);
+        let has = |b: &Boxes, want: (f64, f64, f64, f64), ink: &str| {
+            let d = |v: f64| (v * k).round() as i32;
+            let (x0, y0, x1, y1) = (d(want.0), d(want.1 - top), d(want.0 + want.2), d(want.1 + want.3 - top));
+            let ink = rgba(ink);
+            b.list().iter().any(|&(a0, a1, b0, b1, i)| {
+                i == ink && a0 <= x0 && a1 >= x1.max(x0 + 1) && b0 <= y0 && b1 >= y1.max(y0 + 1)
+            })
+        };
+        let mut b = Boxes::new(k, top);
+        lane_boxes(&mut b, &s.lanes, 0, s.width);
+        for (i, l) in s.lanes.iter().enumerate() {
+            assert!(has(&b, (0.0, l.y, s.width, l.height), ink::LANE[i % 2]), "lane {i}");
+            assert!(has(&b, (0.0, l.y, s.width, 1.0), ink::LANE_EDGE), "lane {i}'s edge");
+        }
+        let mut b = Boxes::new(k, top);
+        side_boxes(&mut b, &s.side, s.width);
+        assert!(has(&b, (0.0, s.side.y, s.width, dims::SIDE_LANE), ink::SIDE));
+        let ticks: Vec<_> = b.list().iter().filter(|x| x.4 == rgba(ink::SIDE_MARBLE)).collect();
+        assert!(!ticks.is_empty(), "the late element's tick");
+        let side_rows = ((s.side.y * k) as i32, ((s.side.y + dims::SIDE_LANE) * k) as i32);
+        assert!(ticks.iter().all(|t| t.2 >= side_rows.0 && t.3 <= side_rows.1), "{ticks:?} in {side_rows:?}");
+
+        let bands: Vec<&WindowItem> = s.windows.iter().flat_map(|g| g.items.iter()).collect();
+        let mut b = Boxes::new(k, top);
+        window_boxes(&mut b, &bands);
+        let (mut wide, mut thin, mut hatched) = (0, 0, 0);
+        for w in &bands {
+            let (fill, stroke) = band_ink(w.state);
+            if rgba(fill)[3] > 0 {
+                assert!(has(&b, (w.x0, w.y, w.width, w.height), fill), "{w:?}'s fill");
+            }
+            if w.width > 2.0 {
+                wide += 1;
+                assert!(has(&b, (w.x0, w.y, w.width, 1.0), stroke), "{w:?}'s top edge");
+                assert!(has(&b, (w.x0 + w.width - 1.0, w.y, 1.0, w.height), stroke), "{w:?}'s right edge");
+            } else {
+                thin += 1;
+                assert!(has(&b, (w.x0, w.y, 2.0, w.height), stroke), "{w:?}'s block");
+            }
+            if let Some(hw) = w.hatch_px.filter(|hw| *hw >= 1.0) {
+                hatched += 1;
+                assert!(
+                    has(&b, (w.x0 + w.width + 1.0, w.y, hw, w.height), "rgba(213, 154, 46, 0.35)"),
+                    "{w:?}'s hatch"
+                );
+            }
+        }
+        assert!(wide > 0 && hatched > 0, "{wide} wide, {thin} thin, {hatched} hatched");
+
+        let (dense, discs) = marble_lanes(&s.lanes, &s.marbles, s.width);
+        assert!(!dense.is_empty(), "{} dense lanes, {} with discs", dense.len(), discs.len());
+        for (lane, items) in &dense {
+            let mut b = Boxes::new(k, top);
+            let y = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
+            density(&mut b, items, y, s.width);
+            assert!(!b.list().is_empty());
+            let row =
+                (((y - dims::MARBLE_ROW / 2.0) * k).floor() as i32, ((y + dims::MARBLE_ROW / 2.0) * k).ceil() as i32);
+            assert!(b.list().iter().all(|x| x.2 >= row.0 && x.3 <= row.1), "bars in the marble row");
+            let inks: Vec<Rgba> = items.iter().map(|m| rgba(outcome_ink(m.outcome))).collect();
+            assert!(b.list().iter().all(|x| inks.contains(&x.4)), "the outcomes' inks");
+            // Each marble's column has a bar.
+            for m in items {
+                let c = (m.x.round() * k) as i32;
+                assert!(b.list().iter().any(|x| x.0 <= c && c < x.1 + 1), "marble {} at {}", m.index, m.x);
+            }
+        }
+    }
 
     /// Touching or overlapping rectangles of a row become one, also when rows are taken in turn;
     /// gaps, other heights and rectangles left of their row's run stay apart; the union covers
@@ -646,6 +780,7 @@ mod tests {
 
 #[cfg(test)]
 mod overlay_tests {
+    use super::tests::bulk_state;
     use super::{Overlay, overlay};
     use crate::ui::action::ObjectId;
     use crate::ui::scene::Scene;
@@ -662,17 +797,7 @@ mod overlay_tests {
     /// kind, as a look through every item would find them.
     #[test]
     fn the_overlay_finds_every_kind_of_object_and_nothing_else() {
-        let items: Vec<String> = (0..3000)
-            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000))
-            .chain([r#"{"wm": 550000}"#.to_string(), r#"{"id": 9000, "key": "k1", "ts": 1000}"#.to_string()])
-            .collect();
-        let json = format!(
-            r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "side_output": true, "input": [{}]}}"#,
-            items.join(",")
-        );
-        let scenario = crate::engine::Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
-        let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
-        st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
+        let st = bulk_state("");
         let mut scene: Scene = (*st.scene).clone();
         assert!(scene.element_count > 2000, "{}", scene.element_count);
         let window = scene.windows[3].items[2].id;

@@ -18,6 +18,7 @@ mod marbles;
 mod marks;
 mod partitions;
 mod px;
+mod raster;
 mod timers;
 mod two_d;
 mod watermark;

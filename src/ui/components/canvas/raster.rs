@@ -1,0 +1,237 @@
+//! The bulk backend's rectangles, drawn into a bitmap here instead of one canvas call each: the
+//! lanes, the window bands and their outlines, the lateness hatches, the side output's ticks and
+//! the density bars. A 10,000-element sliding stream is about 30,000 of them; through the canvas
+//! (`fillRect`, `strokeRect`) that was 35 ms of each redraw's 44 (a step of the playhead, the
+//! install after a drag rests, a gesture's end), measured in Chromium at about 1.2 µs a call
+//! whatever a rectangle's size. Here they are boxes of whole device pixels, painted a strip of
+//! rows at a time (one `putImageData` each) into a buffer of a few MB, so that a canvas of
+//! thousands of lanes does not need a bitmap of its full height in memory.
+//!
+//! The text, the timers' glyphs and the marbles drawn as discs go on top through the canvas
+//! (`bulk::draw`): they are few, or shapes a box is not.
+
+/// A colour, not premultiplied (as `ImageData` holds it).
+pub type Rgba = [u8; 4];
+
+/// `#rrggbb` or `rgba(r, g, b, a)` (the forms of `bulk`'s inks); anything else is transparent.
+pub fn rgba(css: &str) -> Rgba {
+    if let Some(hex) = css.strip_prefix('#').filter(|h| h.len() == 6) {
+        let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        if let (Some(r), Some(g), Some(b)) = (byte(0), byte(2), byte(4)) {
+            return [r, g, b, 255];
+        }
+    } else if let Some(args) = css.strip_prefix("rgba(").and_then(|a| a.strip_suffix(')')) {
+        let parts: Vec<f64> = args.split(',').filter_map(|p| p.trim().parse().ok()).collect();
+        if let [r, g, b, a] = parts[..] {
+            let byte = |v: f64| v.round().clamp(0.0, 255.0) as u8;
+            return [byte(r), byte(g), byte(b), byte(a * 255.0)];
+        }
+    }
+    [0, 0, 0, 0]
+}
+
+/// Boxes in device pixels, `[x0, x1) × [y0, y1)`, in drawing order.
+#[derive(Debug, Default)]
+pub struct Boxes {
+    /// Device pixels per canvas unit, and the canvas unit drawn at the bitmap's row 0.
+    k: f64,
+    top: f64,
+    list: Vec<(i32, i32, i32, i32, Rgba)>,
+}
+
+impl Boxes {
+    /// Boxes for a bitmap whose row 0 is the canvas's height `top`, at `k` device px per unit.
+    pub fn new(k: f64, top: f64) -> Boxes {
+        Boxes { k, top, list: Vec::new() }
+    }
+
+    /// The rectangle `(x, y, w, h)` in canvas units, filled with `ink`: its edges rounded to
+    /// whole device pixels, and at least one pixel each way where it is not empty (a window a
+    /// fraction of a pixel wide still shows).
+    pub fn fill(&mut self, x: f64, y: f64, w: f64, h: f64, ink: Rgba) {
+        if ink[3] == 0 || !(w > 0.0 && h > 0.0) || !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        let edge = |v: f64| v.round().clamp(-1.0e9, 1.0e9) as i32;
+        let (x0, y0) = (edge(x * self.k), edge((y - self.top) * self.k));
+        let x1 = edge((x + w) * self.k).max(x0 + 1);
+        let y1 = edge((y + h - self.top) * self.k).max(y0 + 1);
+        self.list.push((x0, x1, y0, y1, ink));
+    }
+
+    /// The outline of `(x, y, w, h)` one unit thick, inside it (the canvas's `strokeRect` of
+    /// `(x + 0.5, y + 0.5, w - 1, h - 1)` with a line 1 unit wide).
+    pub fn outline(&mut self, x: f64, y: f64, w: f64, h: f64, ink: Rgba) {
+        let (t, l) = (1.0f64.min(h), 1.0f64.min(w));
+        self.fill(x, y, w, t, ink);
+        self.fill(x, y + h - t, w, t, ink);
+        self.fill(x, y, l, h, ink);
+        self.fill(x + w - l, y, l, h, ink);
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The boxes so far, in drawing order.
+    #[cfg(test)]
+    pub fn list(&self) -> &[(i32, i32, i32, i32, Rgba)] {
+        &self.list
+    }
+
+    /// Paints the boxes into a bitmap `width` × `height` device px, `rows` at a time: `put(strip,
+    /// y, rows)` gets each strip's RGBA bytes (`width × rows × 4`) and its first row. Strips no box
+    /// reaches are not put (the canvas is clear there already).
+    pub fn paint(&self, width: usize, height: usize, rows: usize, mut put: impl FnMut(&[u8], usize, usize)) {
+        let rows = rows.max(1);
+        let mut strip = Vec::new();
+        let mut from = 0;
+        while from < height {
+            let n = rows.min(height - from);
+            let (top, bottom) = (from as i64, (from + n) as i64);
+            let mut any = false;
+            strip.clear();
+            strip.resize(width * n * 4, 0u8);
+            for &(x0, x1, y0, y1, ink) in &self.list {
+                let (y0, y1) = (i64::from(y0).max(top), i64::from(y1).min(bottom));
+                let (x0, x1) = (i64::from(x0).max(0), i64::from(x1).min(width as i64));
+                if y0 >= y1 || x0 >= x1 {
+                    continue;
+                }
+                any = true;
+                for y in y0..y1 {
+                    let row = (y - top) as usize * width * 4;
+                    let px = &mut strip[row + x0 as usize * 4..row + x1 as usize * 4];
+                    if ink[3] == 255 {
+                        for p in px.chunks_exact_mut(4) {
+                            p.copy_from_slice(&ink);
+                        }
+                    } else {
+                        for p in px.chunks_exact_mut(4) {
+                            blend(p, ink);
+                        }
+                    }
+                }
+            }
+            if any {
+                put(&strip, from, n);
+            }
+            from += n;
+        }
+    }
+}
+
+/// `ink` drawn over `p` (source-over, neither premultiplied).
+fn blend(p: &mut [u8], ink: Rgba) {
+    let (sa, da) = (u32::from(ink[3]), u32::from(p[3]));
+    // Out alpha, ×255: sa + da·(1 − sa).
+    let oa = sa * 255 + da * (255 - sa);
+    if oa == 0 {
+        return;
+    }
+    for c in 0..3 {
+        let v = (u32::from(ink[c]) * sa * 255 + u32::from(p[c]) * da * (255 - sa) + oa / 2) / oa;
+        p[c] = v.min(255) as u8;
+    }
+    p[3] = ((oa + 127) / 255).min(255) as u8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole bitmap, painted in strips of `rows`.
+    fn bitmap(b: &Boxes, width: usize, height: usize, rows: usize) -> Vec<u8> {
+        let mut out = vec![0u8; width * height * 4];
+        b.paint(width, height, rows, |strip, y, n| {
+            assert_eq!(strip.len(), width * n * 4);
+            out[y * width * 4..(y + n) * width * 4].copy_from_slice(strip);
+        });
+        out
+    }
+
+    fn at(bm: &[u8], width: usize, x: usize, y: usize) -> Rgba {
+        let i = (y * width + x) * 4;
+        [bm[i], bm[i + 1], bm[i + 2], bm[i + 3]]
+    }
+
+    #[test]
+    fn inks_are_read_from_the_css_forms_used() {
+        assert_eq!(rgba("#1f8a4c"), [0x1f, 0x8a, 0x4c, 255]);
+        assert_eq!(rgba("rgba(213, 154, 46, 0.35)"), [213, 154, 46, 89]);
+        assert_eq!(rgba("rgba(0,0,0,0)"), [0, 0, 0, 0]);
+        assert_eq!(rgba("red"), [0, 0, 0, 0]);
+        assert_eq!(rgba("#12345"), [0, 0, 0, 0]);
+        assert_eq!(rgba("#zz0000"), [0, 0, 0, 0]);
+    }
+
+    /// Boxes are whole device pixels at the scale and the band's top, later ones over earlier
+    /// ones, and the same in any strip height.
+    #[test]
+    fn boxes_land_on_whole_pixels_in_order_in_any_strips() {
+        let (red, blue) = ([255, 0, 0, 255], [0, 0, 255, 255]);
+        let mut b = Boxes::new(2.0, 10.0);
+        b.fill(1.0, 11.0, 2.0, 1.0, red); // x 2..6, y 2..4
+        b.fill(2.0, 11.5, 0.1, 3.0, blue); // x 4..5 (at least a pixel), y 3..9
+        b.fill(0.0, 0.0, 100.0, 5.0, red); // above the band: nothing
+        b.fill(5.0, 12.0, 0.0, 4.0, red); // empty: nothing
+        b.fill(f64::NAN, 12.0, 1.0, 1.0, red);
+        assert_eq!(b.len(), 3, "the one above the band is cut when painted");
+        let (w, h) = (8, 10);
+        let whole = bitmap(&b, w, h, 100);
+        for rows in [1, 3, 4, 7] {
+            assert_eq!(bitmap(&b, w, h, rows), whole, "strips of {rows}");
+        }
+        assert_eq!(at(&whole, w, 2, 2), red);
+        assert_eq!(at(&whole, w, 5, 3), red);
+        assert_eq!(at(&whole, w, 4, 3), blue, "the later box on top");
+        assert_eq!(at(&whole, w, 4, 8), blue);
+        assert_eq!(at(&whole, w, 4, 9), [0; 4]);
+        assert_eq!(at(&whole, w, 6, 2), [0; 4]);
+        assert_eq!(at(&whole, w, 1, 2), [0; 4]);
+        let inked = whole.chunks_exact(4).filter(|p| p[3] > 0).count();
+        assert_eq!(inked, 4 * 2 + 5, "red 4×2, blue 1×6 less the 1 it shares");
+    }
+
+    /// Strips no box reaches are not put; boxes past the edges are cut.
+    #[test]
+    fn empty_strips_are_skipped_and_boxes_cut_at_the_edges() {
+        let mut b = Boxes::new(1.0, 0.0);
+        b.fill(-5.0, 9.0, 20.0, 2.0, [9, 9, 9, 255]);
+        let mut put = Vec::new();
+        b.paint(10, 40, 8, |strip, y, n| {
+            assert!(strip.chunks_exact(4).any(|p| p[3] == 255));
+            put.push((y, n));
+        });
+        assert_eq!(put, vec![(8, 8)]);
+        let bm = bitmap(&b, 10, 12, 5);
+        assert_eq!(bm.chunks_exact(4).filter(|p| p[3] > 0).count(), 20, "10 wide × 2 rows");
+    }
+
+    /// An outline is one unit inside the rectangle's edges; a translucent ink blends over what
+    /// is there (source-over) and over nothing keeps its own colour.
+    #[test]
+    fn outlines_and_translucent_inks() {
+        let mut b = Boxes::new(1.0, 0.0);
+        let (grey, hatch) = ([100, 100, 100, 255], rgba("rgba(213, 154, 46, 0.35)"));
+        b.outline(1.0, 1.0, 5.0, 4.0, grey);
+        b.fill(0.0, 0.0, 1.0, 1.0, [255, 255, 255, 255]);
+        b.fill(0.0, 0.0, 2.0, 1.0, hatch);
+        let bm = bitmap(&b, 8, 8, 3);
+        for (x, y) in [(1, 1), (5, 1), (1, 4), (5, 4), (3, 1), (3, 4), (1, 2), (5, 3)] {
+            assert_eq!(at(&bm, 8, x, y), grey, "({x}, {y}) on the outline");
+        }
+        for (x, y) in [(2, 2), (4, 3), (6, 1), (1, 5)] {
+            assert_eq!(at(&bm, 8, x, y)[3], 0, "({x}, {y}) not");
+        }
+        // Over white: 0.35 of the hatch's colour.
+        let over = at(&bm, 8, 0, 0);
+        assert_eq!(over[3], 255);
+        for (c, (ink, white)) in over.iter().zip(hatch.iter().zip([255u8; 3])).take(3) {
+            let want = (f64::from(*ink) * 89.0 + f64::from(white) * 166.0) / 255.0;
+            assert!((f64::from(*c) - want).abs() <= 1.0, "{c} vs {want}");
+        }
+        assert_eq!(at(&bm, 8, 1, 0), hatch, "over nothing: its own colour and alpha");
+    }
+}
