@@ -59,8 +59,9 @@ impl Boxes {
         self.list.push((x0, x1, y0, y1, ink));
     }
 
-    /// The outline of `(x, y, w, h)` one unit thick, inside it (the canvas's `strokeRect` of
-    /// `(x + 0.5, y + 0.5, w - 1, h - 1)` with a line 1 unit wide).
+    /// The outline of `(x, y, w, h)` one unit thick, inside its edges (what the canvas's
+    /// `strokeRect` of `(x + 0.5, y + 0.5, w - 1, h - 1)` inks with a line 1 unit wide: the
+    /// windows' outlines; the lanes' edges were stroked on the edge itself, half outside).
     pub fn outline(&mut self, x: f64, y: f64, w: f64, h: f64, ink: Rgba) {
         let (t, l) = (1.0f64.min(h), 1.0f64.min(w));
         self.fill(x, y, w, t, ink);
@@ -100,15 +101,20 @@ impl Boxes {
                     continue;
                 }
                 any = true;
-                for y in y0..y1 {
-                    let row = (y - top) as usize * width * 4;
-                    let px = &mut strip[row + x0 as usize * 4..row + x1 as usize * 4];
-                    if ink[3] == 255 {
-                        for p in px.chunks_exact_mut(4) {
-                            p.copy_from_slice(&ink);
-                        }
-                    } else {
-                        for p in px.chunks_exact_mut(4) {
+                let (x0, x1) = (x0 as usize * 4, x1 as usize * 4);
+                let row = |y: i64| (y - top) as usize * width * 4;
+                if ink[3] == 255 {
+                    // The first row by pixels, the others copied from it.
+                    let first = row(y0);
+                    for p in strip[first + x0..first + x1].chunks_exact_mut(4) {
+                        p.copy_from_slice(&ink);
+                    }
+                    for y in y0 + 1..y1 {
+                        strip.copy_within(first + x0..first + x1, row(y) + x0);
+                    }
+                } else {
+                    for y in y0..y1 {
+                        for p in strip[row(y) + x0..row(y) + x1].chunks_exact_mut(4) {
                             blend(p, ink);
                         }
                     }
