@@ -113,16 +113,17 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // the state is when it hits: a handler may run before the render of the last step).
     let preview = s.view_preview();
     let to_drawn = |s: &AppState, x: f64| s.view_preview().map_or(x, |(k, dx)| (x - dx) / k);
-    // The gesture rests after `SETTLE_MS` without a step: the scene is built at the view.
+    // The gesture rests after `SETTLE_MS` without a step: the scene is built at the view. Armed
+    // after every step of any drag, wheel or pinch, without asking the state whether a gesture is
+    // under way (a rest with nothing shown moved changes nothing and renders nothing:
+    // `AppState::changes_nothing`).
     let settle = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     let rest_later = {
         let (state, settle) = (state.clone(), settle.clone());
         move || {
-            if state.get().view.gesture {
-                let state = state.clone();
-                let later = move || state.dispatch(Action::View(ViewAction::Settle));
-                *settle.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SETTLE_MS, later));
-            }
+            let state = state.clone();
+            let later = move || state.dispatch(Action::View(ViewAction::Settle));
+            *settle.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SETTLE_MS, later));
         }
     };
     // The canvas' page position, taken when a pointer goes down: reading it on every move would
