@@ -110,6 +110,8 @@ pub struct LaneItem {
     pub key: Rc<str>,
     pub y: f64,
     pub height: f64,
+    /// The middle of its marbles' row (`Lane::marble_y`: lower in a stretched lane).
+    pub marble_y: f64,
 }
 
 /// A window band: one window of one key at the playhead.

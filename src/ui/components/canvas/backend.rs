@@ -142,7 +142,7 @@ mod tests {
     use super::*;
 
     fn lane(y: f64, height: f64) -> LaneItem {
-        LaneItem { key: Rc::from("k"), y, height }
+        LaneItem { key: Rc::from("k"), y, height, marble_y: y + height - dims::MARBLE_ROW / 2.0 - 2.0 }
     }
 
     /// Each lane: a 1-px edge above and below, its fill between, every other lane darker, in CSS

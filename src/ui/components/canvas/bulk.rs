@@ -315,7 +315,7 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
     window_boxes(&mut boxes, &bands);
     let (dense, discs) = marble_lanes(shown, marbles, width);
     for (lane, items) in &dense {
-        density(&mut boxes, items, lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0, width);
+        density(&mut boxes, items, lane.marble_y, width);
     }
     put(&boxes);
     lane_labels(ctx, shown);
@@ -620,8 +620,13 @@ mod tests {
     /// 3,000 elements over 30 keys and ten minutes, tumbling by the minute, with a late element
     /// sent to the side output; `extra` adds fields to the scenario.
     pub(super) fn bulk_state(extra: &str) -> crate::ui::state::AppState {
+        bulk_state_of(30, extra)
+    }
+
+    /// The same over `keys` keys.
+    fn bulk_state_of(keys: usize, extra: &str) -> crate::ui::state::AppState {
         let items: Vec<String> = (0..3000)
-            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000))
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % keys, (i * 197) % 600_000))
             .chain([r#"{"wm": 550000}"#.to_string(), r#"{"id": 9000, "key": "k1", "ts": 1000}"#.to_string()])
             .collect();
         let json = format!(
@@ -632,6 +637,29 @@ mod tests {
         let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
         st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
         st
+    }
+
+    /// In lanes stretched to fill a tall canvas (few keys), the density bars are where the lane's
+    /// marbles are (`Lane::marble_y`), not where an unstretched lane has them.
+    #[test]
+    fn density_bars_sit_in_a_stretched_lanes_marble_row() {
+        use super::*;
+        let mut st = bulk_state_of(3, "");
+        st.dispatch(crate::ui::action::Action::Resize { width_px: 1400.0, height_px: 2400.0 });
+        let s = st.scene.clone();
+        let (dense, _) = marble_lanes(&s.lanes, &s.marbles, s.width);
+        assert_eq!(dense.len(), 3, "every lane dense");
+        for (lane, items) in &dense {
+            let unstretched = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
+            assert!(lane.marble_y < unstretched - 2.0, "stretched: {} vs {unstretched}", lane.marble_y);
+            assert!(items.iter().any(|m| (m.y - lane.marble_y).abs() < 0.01), "marbles on the row");
+            let mut b = Boxes::new(1.0, 0.0);
+            density(&mut b, items, lane.marble_y, s.width);
+            for &(_, _, y0, y1, _) in b.list() {
+                let mid = f64::from(y0 + y1) / 2.0;
+                assert!((mid - lane.marble_y).abs() <= 1.0, "a bar centred at {mid}, the row at {}", lane.marble_y);
+            }
+        }
     }
 
     /// The scene's rectangles become boxes where the canvas drew them: each lane's band and edge;
@@ -699,7 +727,8 @@ mod tests {
         assert!(!dense.is_empty(), "{} dense lanes, {} with discs", dense.len(), discs.len());
         for (lane, items) in &dense {
             let mut b = Boxes::new(k, top);
-            let y = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
+            let y = lane.marble_y;
+            assert!(items.iter().any(|m| (m.y - y).abs() < 0.01), "the lane's marbles' first row is its marble row");
             density(&mut b, items, y, s.width);
             assert!(!b.list().is_empty());
             let row =

@@ -162,7 +162,7 @@ impl<'a> SceneInput<'a> {
                 .lanes
                 .iter()
                 .zip(&names.lanes)
-                .map(|(l, key)| LaneItem { key: key.clone(), y: l.y, height: l.height })
+                .map(|(l, key)| LaneItem { key: key.clone(), y: l.y, height: l.height, marble_y: l.marble_y() })
                 .collect(),
             partitions: Rc::from(super::source::partition_items(
                 &self.fold.source,
