@@ -413,12 +413,15 @@ fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
     }
     // Joined per row first, in order along it: overlapping hatches are one translucent area, not
     // darker where they overlap, however many rows a lane has (more than `merged_runs` keeps open
-    // when taken in turn). A sort here, unlike there: without it the picture is wrong, not slower.
+    // when taken in turn). A sort here, unlike there: without it the picture is wrong, not slower
+    // (the shared one, `teach::sort`: a sort of its own cost the main module 2.2 KB).
     let mut hatches: Vec<(f64, f64, f64, f64)> = shown
         .iter()
         .filter_map(|w| w.hatch_px.filter(|hw| *hw >= 1.0).map(|hw| (w.x0 + w.width + 1.0, w.y, hw, w.height)))
         .collect();
-    hatches.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.3.total_cmp(&b.3)).then(a.0.total_cmp(&b.0)));
+    crate::teach::sort::stable_by(&mut hatches, |a, b| {
+        a.1.total_cmp(&b.1).then(a.3.total_cmp(&b.3)).then(a.0.total_cmp(&b.0))
+    });
     let hatch = rgba("rgba(213, 154, 46, 0.35)");
     for (x, y, w, h) in merged_runs(hatches.into_iter()) {
         boxes.fill(x, y, w, h, hatch);
