@@ -20,6 +20,7 @@ use std::rc::{Rc, Weak};
 
 use crate::engine::wire::{Reader, Wire, encode_run, encoded_len, read_run, read_run_into};
 use crate::engine::{Run, Scenario, run};
+use crate::ui::action::Action;
 pub use crate::ui::action::{RunFinished, RunRequest, RunSlot};
 
 /// A scenario's run: the one entry point of every runner, the main thread's and the Web Worker's
@@ -48,6 +49,17 @@ pub trait Runner {
     /// scenarios elsewhere can hand it over now, so that the moves go as patches of it (see
     /// [`encode_request_after`]). Nothing is run or answered.
     fn prime(&self, _revision: u64, _scenario: &Rc<Scenario>) {}
+
+    /// Whether [`Runner::defer`] reduces its action later, in a task of its own (a runner that
+    /// answers later dispatches actions already).
+    fn defers(&self) -> bool {
+        false
+    }
+
+    /// Dispatches `action` in a later task of its own, where [`Runner::defers`]; nothing
+    /// otherwise. For work of the reducer cut into stages (`state::staged`), so that none of its
+    /// tasks is long.
+    fn defer(&self, _action: Action) {}
 }
 
 /// Runs the engine on the calling thread, at once.

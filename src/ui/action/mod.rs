@@ -74,6 +74,11 @@ pub enum Action {
     RunFinished(RunFinished),
     /// A worker's answer, read by the reducer (`RunArrived`): then as `RunFinished`.
     RunArrived(RunArrived),
+    /// The next stage of a worker's answer made ready while the run on show stays shown, in a
+    /// task of its own (`state::staged`); ignored unless that answer (its revision) is staged.
+    InstallStage {
+        revision: u64,
+    },
     /// Stop the runs that are out (the Cancel button of a long run): the run on show stays, with
     /// the scenario it was made from.
     CancelRun,

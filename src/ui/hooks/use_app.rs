@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::ui::action::{Action, PlayAction};
+use crate::ui::action::{Action, PlayAction, RunSlot};
 use crate::ui::state::AppState;
 use crate::ui::storage::{read_autosave, read_sound};
 use crate::ui::worker_runner::WorkerRunner;
@@ -70,7 +70,16 @@ impl Reducible for AppCell {
             // Read somewhere up the stack (a handler holding `get()`): changed as a copy instead.
             Rc::new(RefCell::new(self.get().clone()))
         };
+        // An answer's stages before its install show nothing new (`state::staged`): no render.
+        let stage = match &action {
+            Action::RunArrived(a) if a.slot == RunSlot::Main => Some(a.revision),
+            Action::InstallStage { revision } => Some(*revision),
+            _ => None,
+        };
         apply(&mut state.borrow_mut(), action);
+        if stage.is_some() && Rc::ptr_eq(&state, &self.state) && state.borrow().staging() == stage {
+            return self;
+        }
         Rc::new(AppCell { state, version: self.version + 1 })
     }
 }

@@ -42,6 +42,8 @@ impl AppState {
             // The rest of a gesture that is over (a pan's release ended it), or that shows
             // nothing moved (a small scene, compare mode, the 2-D view: built at every step).
             Action::View(ViewAction::Settle) => !self.view.gesture || self.view_preview().is_none(),
+            // The stage of an answer no longer staged (a newer request dropped it).
+            Action::InstallStage { revision } => self.staging() != Some(*revision),
             _ => false,
         }
     }

@@ -44,6 +44,7 @@ mod edit;
 mod focus;
 mod open;
 mod scene_key;
+mod staged;
 
 #[cfg(test)]
 mod tests;
@@ -125,6 +126,8 @@ pub struct AppState {
     fold_views: FoldViews,
     /// What `scene` was made for.
     scene_key: Option<SceneKey>,
+    /// A worker's answer being installed in stages (`staged`), the run on show still shown.
+    staged: Option<staged::Staged>,
     /// The newest revision any compare document (B) asked for: a new B counts on from it, so that
     /// the answer to an old B's run still out is stale for the new one.
     compare_revisions: u64,
@@ -164,6 +167,7 @@ impl AppState {
             fold_key: (0, 0),
             fold_views: FoldViews::default(),
             scene_key: None,
+            staged: None,
             compare_revisions: 0,
         };
         s.refresh();
@@ -225,6 +229,7 @@ impl AppState {
             Action::AutosaveFailed(e) => self.autosave_failed(e),
             Action::RunFinished(f) => self.run_finished(f),
             Action::RunArrived(a) => self.run_arrived(a),
+            Action::InstallStage { revision } => self.install_stage(revision),
             Action::CancelRun => self.cancel_run(),
             Action::Teach(a) => self.reduce_teach(a),
             Action::Compare(a) => self.reduce_compare(a),
@@ -235,6 +240,10 @@ impl AppState {
     fn request(&mut self, request: RunRequest) {
         if request.slot == RunSlot::Compare {
             self.compare_revisions = self.compare_revisions.max(request.revision);
+        }
+        if request.slot == RunSlot::Main {
+            // Made stale by this request: its memory goes now.
+            self.staged = None;
         }
         if request.slot == RunSlot::Main && self.step_on_show.is_none() {
             self.step_on_show = Some(self.play.step);
@@ -261,6 +270,7 @@ impl AppState {
     /// the runs on show.
     fn cancel_run(&mut self) {
         self.runner.0.cancel();
+        self.staged = None;
         let a = self.doc.cancel();
         if let Some(step) = self.step_on_show.take().filter(|_| a) {
             self.play.place(step, self.steps());
@@ -284,6 +294,9 @@ impl AppState {
         // Stale: dropped unread.
         if arrived.revision != self.doc.requested {
             return;
+        }
+        if self.stages(&arrived) {
+            return self.stage_arrived(arrived);
         }
         // What shows nothing, as before the first run: in the old parts' place while it is read.
         let blank = Doc::empty();
@@ -328,6 +341,11 @@ impl AppState {
     }
 
     fn run_finished(&mut self, answer: RunFinished) {
+        self.run_finished_with(answer, None);
+    }
+
+    /// Installs `answer` (with its layout when it was made already: `staged`).
+    fn run_finished_with(&mut self, answer: RunFinished, layout: Option<Rc<RunLayout>>) {
         if answer.slot == RunSlot::Compare {
             let Some(c) = &mut self.compare else { return };
             match c.doc.finish(answer) {
@@ -337,7 +355,7 @@ impl AppState {
             }
             return;
         }
-        match self.doc.finish(answer) {
+        match self.doc.finish_with(answer, layout) {
             Finished::Stale => {}
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
             Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),

@@ -151,6 +151,12 @@ impl Doc {
 
     /// Takes a runner's answer.
     pub fn finish(&mut self, answer: RunFinished) -> Finished {
+        self.finish_with(answer, None)
+    }
+
+    /// Takes a runner's answer, with its layout when it was made already (`layout`: of this
+    /// scenario and the answer's run, made while the run on show was still shown; `state::staged`).
+    pub fn finish_with(&mut self, answer: RunFinished, layout: Option<Rc<RunLayout>>) -> Finished {
         if answer.revision != self.requested || answer.slot != self.slot {
             return Finished::Stale;
         }
@@ -188,7 +194,11 @@ impl Doc {
             self.outputs_version += 1;
         }
         self.run = run;
-        self.layout = Rc::new(RunLayout::new(&self.scenario, &self.run));
+        // (A proposal's layout is of its candidate, made here: a made one is the scenario's.)
+        self.layout = match layout.filter(|_| accepted.is_none()) {
+            Some(layout) => layout,
+            None => Rc::new(RunLayout::new(&self.scenario, &self.run)),
+        };
         self.shown_scenario = self.scenario.clone();
         Finished::Installed { accepted }
     }

@@ -25,13 +25,13 @@ fn unread(answer: RunFinished, read: impl FnOnce(Option<&crate::engine::Run>) + 
 }
 
 /// A scene without its build's number (two builds of one moment differ only there).
-fn drawn(scene: &Scene) -> Scene {
+pub(super) fn drawn(scene: &Scene) -> Scene {
     Scene { generation: 0, ..scene.clone() }
 }
 
 /// A layout with its element fates compared by value (`Fates` compare by identity: one table per
 /// run).
-fn same_layout(a: &RunLayout, b: &RunLayout) -> bool {
+pub(super) fn same_layout(a: &RunLayout, b: &RunLayout) -> bool {
     let none = Fates::default();
     let fates = |l: &RunLayout| -> Vec<ElemFate> { l.fates.0.to_vec() };
     RunLayout { fates: none.clone(), ..a.clone() } == RunLayout { fates: none, ..b.clone() } && fates(a) == fates(b)

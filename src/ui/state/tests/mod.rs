@@ -10,6 +10,7 @@ mod reducer;
 mod runs;
 mod runs_support;
 mod scale;
+mod staged;
 mod teach;
 mod undo;
 

@@ -55,3 +55,63 @@ pub fn later_loaded(json: &str) -> (AppState, Rc<Later>) {
     later.answer_all(&mut st);
     (st, later)
 }
+
+/// [`Later`] that also defers (`Runner::defer`), as the worker's runner does: the deferred
+/// actions wait here until the test dispatches them, one task at a time.
+#[derive(Default)]
+pub struct Deferring {
+    pub later: Later,
+    pub deferred: RefCell<Vec<Action>>,
+}
+
+impl Runner for Deferring {
+    fn submit(&self, request: RunRequest) -> Option<RunFinished> {
+        self.later.submit(request)
+    }
+
+    fn prime(&self, revision: u64, scenario: &Rc<crate::engine::Scenario>) {
+        self.later.prime(revision, scenario);
+    }
+
+    fn name(&self) -> &'static str {
+        "deferring"
+    }
+
+    fn defers(&self) -> bool {
+        true
+    }
+
+    fn defer(&self, action: Action) {
+        self.deferred.borrow_mut().push(action);
+    }
+}
+
+impl Deferring {
+    /// The answers to the requests out, unread, as the worker's runner delivers them.
+    pub fn arrived(&self) -> Vec<crate::ui::action::RunArrived> {
+        self.later.take().into_iter().map(unread).collect()
+    }
+
+    /// The oldest deferred action, if any.
+    pub fn next(&self) -> Option<Action> {
+        let mut deferred = self.deferred.borrow_mut();
+        (!deferred.is_empty()).then(|| deferred.remove(0))
+    }
+}
+
+/// `answer`, unread (its run copied out when read).
+pub fn unread(answer: RunFinished) -> crate::ui::action::RunArrived {
+    crate::ui::action::RunArrived::new(answer.revision, answer.slot, move |spare| {
+        (answer.result.map(|run| (*run).clone()), spare)
+    })
+}
+
+/// A state on a [`Deferring`] runner with `json` loaded and run (its answers read at once).
+pub fn deferring_loaded(json: &str) -> (AppState, Rc<Deferring>) {
+    let runner = Rc::new(Deferring::default());
+    let mut st = AppState::start("", Ok(None), 1200.0, runner.clone());
+    runner.later.answer_all(&mut st);
+    st.dispatch(Action::Load { scenario: Box::new(super::scenario(json)), step: None, banner: None });
+    runner.later.answer_all(&mut st);
+    (st, runner)
+}

@@ -46,13 +46,13 @@ fn the_overlay_marble_is_hit_and_dragged() {
 }
 
 /// `n` elements over 30 keys and ten minutes, so that windows, timers and marbles all exist.
-fn spread(n: usize) -> String {
+pub(super) fn spread(n: usize) -> String {
     let items: Vec<String> =
         (0..n).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000)).collect();
     format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, items.join(","))
 }
 
-fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
+pub(super) fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
     let m = st.scene.marble_items().find(|m| m.index == index).cloned();
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }
