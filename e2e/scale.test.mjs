@@ -94,7 +94,10 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   // Only the overlay's objects are DOM nodes: the Tab entry (and the selection), not 10,000.
   const nodes = await page.locator('[data-testid="element"]').count();
   assert.ok(nodes >= 1 && nodes <= 3, `${nodes} element nodes`);
-  // The bulk drawing has pixels (the lanes' marbles are not white).
+  // The bulk drawing has pixels (the lanes' marbles are not white), once painted (in the frame
+  // after the render: `data-painted` names the build the bitmap shows).
+  await until(page, 'the bulk drawing painted', () =>
+    page.locator('[data-testid="bulk-canvas"]').evaluate((c) => c.dataset.painted === c.dataset.generation));
   const inked = await page.locator('[data-testid="bulk-canvas"]').evaluate((c) => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     let n = 0;

@@ -119,14 +119,22 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     // The drawn band: from a margin above the view to a margin below it, inside the scene.
     let top = (scroll - MARGIN_PX).clamp(0.0, (h - 1.0).max(0.0)).floor();
     let band = (shown + 2.0 * MARGIN_PX).min(h - top).max(1.0).ceil();
+    // The paint waiting for the next frame (dropped: cancelled).
+    let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
     {
         // Redrawn for another full build (a drag move's scene keeps its build's generation: the
-        // dragged element moves in the overlay) or another band.
-        let (node, scene) = (node.clone(), scene.clone());
+        // dragged element moves in the overlay) or another band. In the next frame, not in the
+        // render's task: the paint is a task of its own (at 10,000 elements ≈ 30 ms, which with a
+        // run's install in one task made one long task), and the frame shows the render and the
+        // paint together, as before. `data-painted` says which build the bitmap shows.
+        let (node, scene, frame) = (node.clone(), scene.clone(), frame.clone());
         use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
-            if let Some(canvas) = node.cast::<HtmlCanvasElement>() {
-                paint(&canvas, &scene, top / scene.scale.max(0.01));
-            }
+            *frame.borrow_mut() = node.cast::<HtmlCanvasElement>().map(|canvas| {
+                gloo::render::request_animation_frame(move |_| {
+                    paint(&canvas, &scene, top / scene.scale.max(0.01));
+                    let _ = canvas.set_attribute("data-painted", &scene.generation.to_string());
+                })
+            });
         });
     }
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
@@ -137,6 +145,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     html! {
         <div class="bulk" style={format!("width: {}px; height: {}px", px(w), px(h))}>
             <canvas ref={node} class="bulk-canvas" data-testid="bulk-canvas" aria-hidden="true" data-top={px(top)}
+                    data-generation={s.generation.to_string()}
                     width={px(cw)} height={px(ch)} style={format!("top: {}px; width: {}px; height: {}px", px(top), px(w), px(band))} />
             <svg {class} data-testid="canvas" width={px(w)} height={px(h)}
                  viewBox={format!("0 0 {} {}", px(s.width), px(s.height))} role="application"
