@@ -10,6 +10,7 @@
 //! Every kind of scene item goes through [`draw`]'s one destructuring of [`Scene`], so a new kind
 //! of item fails to compile here rather than vanish from large scenes.
 
+use std::ops::Range;
 use std::rc::{Rc, Weak};
 
 use wasm_bindgen::{Clamped, JsCast};
@@ -88,6 +89,17 @@ impl PartialEq for CanvasBackendProps {
 /// Rows of CSS px drawn above and below the scrolled-to part (a scroll within them draws nothing new).
 const MARGIN_PX: f64 = 1500.0;
 
+/// Rows of CSS px beyond the view painted in the frame with it (the rest of the band follows).
+const VIEW_SLACK_PX: f64 = 40.0;
+
+/// A paint waiting: the frame's (the rows in view), then the rest of the band's. Held to be
+/// dropped (a handle's drop cancels it).
+#[derive(Default)]
+struct Pending {
+    _frame: Option<gloo::render::AnimationFrame>,
+    rest: Option<gloo::timers::callback::Timeout>,
+}
+
 /// The bulk drawing and its overlay. The canvas covers the part of the scene the canvas box
 /// shows (plus a margin), not the whole scene: with thousands of keys the lanes are virtualised,
 /// only those in view are drawn, and a scroll redraws.
@@ -119,22 +131,40 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     // The drawn band: from a margin above the view to a margin below it, inside the scene.
     let top = (scroll - MARGIN_PX).clamp(0.0, (h - 1.0).max(0.0)).floor();
     let band = (shown + 2.0 * MARGIN_PX).min(h - top).max(1.0).ceil();
-    // The paint waiting for the next frame (dropped: cancelled).
-    let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
+    // The paint waiting for the next frame, and the rest of it after (dropped: cancelled).
+    let pending = use_mut_ref(Pending::default);
     {
         // Redrawn for another full build (a drag move's scene keeps its build's generation: the
         // dragged element moves in the overlay) or another band. In the next frame, not in the
-        // render's task: the paint is a task of its own (at 10,000 elements ≈ 30 ms, which with a
-        // run's install in one task made one long task), and the frame shows the render and the
-        // paint together, as before. `data-painted` says which build the bitmap shows.
-        let (node, scene, frame) = (node.clone(), scene.clone(), frame.clone());
+        // render's task, and there only the rows in view (the rest, the band's margins, in a task
+        // after it): at 10,000 elements the whole band's paint was 17-27 ms, which with a run's
+        // install in one task made a long task, and in the frame with the browser's work one
+        // too. The frame shows the render and the rows in view together, as before.
+        // `data-painted` says which build the whole bitmap shows.
+        let (node, scene, pending) = (node.clone(), scene.clone(), pending.clone());
         use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
-            *frame.borrow_mut() = node.cast::<HtmlCanvasElement>().map(|canvas| {
+            let later = pending.clone();
+            let frame = node.cast::<HtmlCanvasElement>().map(|canvas| {
                 gloo::render::request_animation_frame(move |_| {
-                    paint(&canvas, &scene, top / scene.scale.max(0.01));
-                    let _ = canvas.set_attribute("data-painted", &scene.generation.to_string());
+                    let (ch, units) = (canvas.height() as usize, top / scene.scale.max(0.01));
+                    let dpr = ch as f64 / band;
+                    let row = |css: f64| ((css - top) * dpr).clamp(0.0, ch as f64) as usize;
+                    let first = row(scroll - VIEW_SLACK_PX)..row(scroll + shown + VIEW_SLACK_PX);
+                    paint(&canvas, &scene, units, first.clone());
+                    let done = move |canvas: &HtmlCanvasElement, scene: &Scene| {
+                        let _ = canvas.set_attribute("data-painted", &scene.generation.to_string());
+                    };
+                    if first == (0..ch) {
+                        return done(&canvas, &scene);
+                    }
+                    later.borrow_mut().rest = Some(gloo::timers::callback::Timeout::new(0, move || {
+                        paint(&canvas, &scene, units, 0..first.start);
+                        paint(&canvas, &scene, units, first.end..ch);
+                        done(&canvas, &scene);
+                    }));
                 })
             });
+            *pending.borrow_mut() = Pending { _frame: frame, rest: None };
         });
     }
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
@@ -231,20 +261,31 @@ fn overlay(s: &Scene) -> Overlay {
     }
 }
 
-/// Paints the scene from `top` (scene units) down, as far as the canvas reaches.
-fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64) {
+/// Paints the device rows `span` of the canvas, whose row 0 is the scene's height `top` (scene
+/// units): only they are cleared, and all that is drawn is clipped to them.
+fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64, span: Range<usize>) {
     let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
     else {
         return;
     };
     let k = f64::from(canvas.width()) / s.width.max(1.0);
     let (cw, ch) = (canvas.width() as usize, canvas.height() as usize);
+    let span = span.start.min(ch)..span.end.min(ch);
+    if span.is_empty() {
+        return;
+    }
+    let (y, n) = (span.start as f64, span.len() as f64);
     let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, cw as f64, ch as f64);
-    let rows = (top, top + ch as f64 / k);
-    // The boxes go first (`putImageData` replaces what is under it), in strips of about 2 MB.
+    ctx.clear_rect(0.0, y, cw as f64, n);
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(0.0, y, cw as f64, n);
+    ctx.clip();
+    let rows = (top + y / k, top + (y + n) / k);
+    // The boxes go first (`putImageData` replaces what is under it, clipped or not: the strips
+    // are of `span`'s rows alone), in strips of about 2 MB.
     let put = |boxes: &Boxes| {
-        boxes.paint(cw, ch, (STRIP_BYTES / (cw * 4).max(1)).max(16), |strip, y, n| {
+        boxes.paint(cw, span.clone(), (STRIP_BYTES / (cw * 4).max(1)).max(16), |strip, y, n| {
             if let Ok(image) = ImageData::new_with_u8_clamped_array_and_sh(Clamped(strip), cw as u32, n as u32) {
                 let _ = ctx.put_image_data(&image, 0.0, y as f64);
             }
@@ -252,6 +293,7 @@ fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64) {
         let _ = ctx.set_transform(k, 0.0, 0.0, k, 0.0, -k * top);
     };
     draw(&ctx, s, rows, Boxes::new(k, top), put);
+    ctx.restore();
 }
 
 /// The bytes of bitmap painted at a time (`raster::Boxes::paint`).

@@ -10,6 +10,8 @@
 //! The text, the timers' glyphs and the marbles drawn as discs go on top through the canvas
 //! (`bulk::draw`): they are few, or shapes a box is not.
 
+use std::ops::Range;
+
 /// A colour, not premultiplied (as `ImageData` holds it).
 pub type Rgba = [u8; 4];
 
@@ -81,17 +83,17 @@ impl Boxes {
         &self.list
     }
 
-    /// Paints the boxes into a bitmap `width` × `height` device px, `rows` at a time: `put(strip,
-    /// y, rows)` gets each strip's RGBA bytes (`width × rows × 4`) and its first row. Strips no box
-    /// reaches are not put (the canvas is clear there already).
-    pub fn paint(&self, width: usize, height: usize, rows: usize, mut put: impl FnMut(&[u8], usize, usize)) {
+    /// Paints the boxes into the rows `span` of a bitmap `width` device px wide, `rows` at a
+    /// time: `put(strip, y, rows)` gets each strip's RGBA bytes (`width × rows × 4`) and its
+    /// first row. Strips no box reaches are not put (the canvas is clear there already).
+    pub fn paint(&self, width: usize, span: Range<usize>, rows: usize, mut put: impl FnMut(&[u8], usize, usize)) {
         let rows = rows.max(1);
         // Pixels as `u32`s (their RGBA bytes in memory order): a fill is a slice's `fill`, and
         // a pixel's colour one comparison.
         let mut strip: Vec<u32> = Vec::new();
-        let mut from = 0;
-        while from < height {
-            let n = rows.min(height - from);
+        let mut from = span.start;
+        while from < span.end {
+            let n = rows.min(span.end - from);
             let (top, bottom) = (from as i64, (from + n) as i64);
             let mut any = false;
             strip.clear();
@@ -170,7 +172,7 @@ mod tests {
     /// The whole bitmap, painted in strips of `rows`.
     fn bitmap(b: &Boxes, width: usize, height: usize, rows: usize) -> Vec<u8> {
         let mut out = vec![0u8; width * height * 4];
-        b.paint(width, height, rows, |strip, y, n| {
+        b.paint(width, 0..height, rows, |strip, y, n| {
             assert_eq!(strip.len(), width * n * 4);
             out[y * width * 4..(y + n) * width * 4].copy_from_slice(strip);
         });
@@ -226,13 +228,35 @@ mod tests {
         let mut b = Boxes::new(1.0, 0.0);
         b.fill(-5.0, 9.0, 20.0, 2.0, [9, 9, 9, 255]);
         let mut put = Vec::new();
-        b.paint(10, 40, 8, |strip, y, n| {
+        b.paint(10, 0..40, 8, |strip, y, n| {
             assert!(strip.chunks_exact(4).any(|p| p[3] == 255));
             put.push((y, n));
         });
         assert_eq!(put, vec![(8, 8)]);
         let bm = bitmap(&b, 10, 12, 5);
         assert_eq!(bm.chunks_exact(4).filter(|p| p[3] > 0).count(), 20, "10 wide × 2 rows");
+    }
+
+    /// A bitmap painted a span of rows at a time (the canvas's rows in view first, then the
+    /// rest) is the bitmap painted whole, and each span's strips lie inside it.
+    #[test]
+    fn spans_painted_apart_make_the_whole_bitmap() {
+        let mut b = Boxes::new(1.0, 0.0);
+        b.fill(0.0, 0.0, 16.0, 40.0, [200, 200, 200, 255]);
+        for i in 0..12 {
+            let i = f64::from(i);
+            b.fill(i, i * 3.0, 5.0, 9.0, rgba("rgba(213, 154, 46, 0.35)"));
+            b.outline(i + 1.0, i * 2.5, 4.0, 7.0, [40, 40, 40, 255]);
+        }
+        let whole = bitmap(&b, 16, 40, 7);
+        let mut parts = vec![0u8; whole.len()];
+        for span in [13..29, 0..13, 29..40] {
+            b.paint(16, span.clone(), 5, |strip, y, n| {
+                assert!(span.start <= y && y + n <= span.end, "{y}+{n} in {span:?}");
+                parts[y * 64..(y + n) * 64].copy_from_slice(strip);
+            });
+        }
+        assert_eq!(parts, whole);
     }
 
     /// An outline is one unit inside the rectangle's edges; a translucent ink blends over what
