@@ -11,6 +11,9 @@ use crate::engine::{Run, Scenario};
 use crate::ui::action::{Action, CanvasAction, EditAction, PlayAction};
 use crate::ui::scene::Scene;
 use crate::ui::state::AppState;
+use crate::ui::state::tests::scale::marble;
+use crate::ui::state::tests::staged::{deferring, moved};
+use crate::ui::state::tests::{to, ts};
 
 const TUMBLING: &str = r#"{"assigner": {"kind": "tumbling", "size": 60000}, "allowed_lateness": 10000,
     "input": [{"id": 1, "key": "A", "ts": 50000}, {"id": 2, "key": "A", "ts": 70000}, {"wm": 59999}]}"#;
@@ -113,4 +116,39 @@ fn a_tick_between_steps_keeps_the_version_and_a_tick_that_steps_makes_one() {
         now = next;
     }
     panic!("no step in 25 s of ticks");
+}
+
+/// As Yew holds the state (`hooks::AppCell`): the stages before the install are no new version
+/// (no render: nothing on show changed), the install is, and a stage no longer staged changes
+/// nothing.
+#[test]
+fn only_the_install_of_a_staged_answer_renders() {
+    let (st, d, _) = moved(false);
+    let d = deferring(d);
+    let cell = Rc::new(AppCell::new(st));
+    let arrived = d.arrived().remove(0);
+    let revision = arrived.revision;
+    let mut now = cell.clone().reduce(Action::RunArrived(arrived));
+    assert!(Rc::ptr_eq(&now, &cell), "read: no render");
+    for stage in ["layout", "fold"] {
+        let next = now.clone().reduce(d.next().unwrap_or_else(|| panic!("the {stage}")));
+        assert!(Rc::ptr_eq(&next, &now), "the {stage}: no render");
+        now = next;
+    }
+    assert_eq!(now.get().staging(), Some(revision));
+    let installed = now.clone().reduce(d.next().unwrap_or_else(|| panic!("the install")));
+    assert!(!Rc::ptr_eq(&installed, &now) && *installed != *now, "the install renders");
+    assert_eq!(installed.get().run_status().0, "done");
+
+    // A stage made stale by a move renders nothing.
+    let m = marble(&installed.get(), 7);
+    let moved = installed.clone().reduce(to(m.x + 40.0, 140_000.0));
+    let arrived = d.arrived().remove(0);
+    let staged = moved.clone().reduce(Action::RunArrived(arrived));
+    let before = ts(&staged.get(), 7);
+    let again = staged.clone().reduce(to(m.x + 240.0, 170_000.0));
+    assert_ne!(ts(&again.get(), 7), before, "moved on");
+    assert_eq!(again.get().staging(), None);
+    let stale = d.next().unwrap_or_else(|| panic!("the stage deferred before the move"));
+    assert!(Rc::ptr_eq(&again.clone().reduce(stale), &again), "a stale stage: no render");
 }

@@ -47,7 +47,7 @@ mod scene_key;
 mod staged;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::rc::Rc;
 

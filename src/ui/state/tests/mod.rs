@@ -8,9 +8,9 @@ mod host;
 mod preview;
 mod reducer;
 mod runs;
-mod runs_support;
-mod scale;
-mod staged;
+pub(crate) mod runs_support;
+pub(crate) mod scale;
+pub(crate) mod staged;
 mod teach;
 mod undo;
 

@@ -52,7 +52,7 @@ pub(super) fn spread(n: usize) -> String {
     format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, items.join(","))
 }
 
-pub(super) fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
+pub(crate) fn marble(st: &AppState, index: usize) -> crate::ui::scene::MarbleItem {
     let m = st.scene.marble_items().find(|m| m.index == index).cloned();
     m.unwrap_or_else(|| panic!("no marble for input item {index}"))
 }

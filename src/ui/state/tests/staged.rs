@@ -43,7 +43,7 @@ fn same_on_show(st: &AppState, direct: &AppState) {
 
 /// 3,000 elements (the canvas backend), the playhead mid-way, element 7 pressed and moved: the
 /// move's run is out. Staged on a deferring runner, at once on one that does not.
-fn moved(at_once: bool) -> (AppState, Option<Rc<Deferring>>, Option<Rc<Later>>) {
+pub(crate) fn moved(at_once: bool) -> (AppState, Option<Rc<Deferring>>, Option<Rc<Later>>) {
     let json = spread(3000);
     let (mut st, deferring, later) = if at_once {
         let (st, later) = later_loaded(&json);
@@ -76,7 +76,7 @@ fn moved_at_once() -> AppState {
     st
 }
 
-fn deferring(d: Option<Rc<Deferring>>) -> Rc<Deferring> {
+pub(crate) fn deferring(d: Option<Rc<Deferring>>) -> Rc<Deferring> {
     d.unwrap_or_else(|| panic!("a deferring runner"))
 }
 
@@ -219,40 +219,4 @@ fn proposals_and_large_scenarios_install_at_once() {
     assert_eq!(st.staging(), None);
     assert!(d.next().is_none());
     assert_eq!(st.doc.run.elements.len(), STAGED_MAX_ITEMS);
-}
-
-/// As Yew holds the state (`hooks::AppCell`): the stages before the install are no new version
-/// (no render: nothing on show changed), the install is, and a stage no longer staged changes
-/// nothing.
-#[test]
-fn only_the_install_of_a_staged_answer_renders() {
-    use yew::Reducible;
-    let (st, d, _) = moved(false);
-    let d = deferring(d);
-    let cell = Rc::new(crate::ui::hooks::AppCell::new(st));
-    let arrived = d.arrived().remove(0);
-    let revision = arrived.revision;
-    let mut now = cell.clone().reduce(Action::RunArrived(arrived));
-    assert!(Rc::ptr_eq(&now, &cell), "read: no render");
-    for stage in ["layout", "fold"] {
-        let next = now.clone().reduce(d.next().unwrap_or_else(|| panic!("the {stage}")));
-        assert!(Rc::ptr_eq(&next, &now), "the {stage}: no render");
-        now = next;
-    }
-    assert_eq!(now.get().staging(), Some(revision));
-    let installed = now.clone().reduce(d.next().unwrap_or_else(|| panic!("the install")));
-    assert!(!Rc::ptr_eq(&installed, &now) && *installed != *now, "the install renders");
-    assert_eq!(installed.get().run_status().0, "done");
-
-    // A stage made stale by a move renders nothing.
-    let m = marble(&installed.get(), 7);
-    let moved = installed.clone().reduce(to(m.x + 40.0, 140_000.0));
-    let arrived = d.arrived().remove(0);
-    let staged = moved.clone().reduce(Action::RunArrived(arrived));
-    let before = ts(&staged.get(), 7);
-    let again = staged.clone().reduce(to(m.x + 240.0, 170_000.0));
-    assert_ne!(ts(&again.get(), 7), before, "moved on");
-    assert_eq!(again.get().staging(), None);
-    let stale = d.next().unwrap_or_else(|| panic!("the stage deferred before the move"));
-    assert!(Rc::ptr_eq(&again.clone().reduce(stale), &again), "a stale stage: no render");
 }
