@@ -56,10 +56,13 @@ pub trait Runner {
         false
     }
 
-    /// Dispatches `action` in a later task of its own, where [`Runner::defers`]; nothing
-    /// otherwise. For work of the reducer cut into stages (`state::staged`), so that none of its
-    /// tasks is long.
-    fn defer(&self, _action: Action) {}
+    /// Dispatches `action` in a later task of its own, where [`Runner::defers`]: `false` when it
+    /// cannot after all (the caller does the work now; a dispatch from inside the reducer would
+    /// re-enter it). For work of the reducer cut into stages (`state::staged`), so that none of
+    /// its tasks is long.
+    fn defer(&self, _action: Action) -> bool {
+        false
+    }
 }
 
 /// Runs the engine on the calling thread, at once.

@@ -372,23 +372,13 @@ impl Runner for WorkerRunner {
     }
 
     /// A timer of 0 ms: the action is dispatched in a task of its own, after what is queued
-    /// (input events among it). Where no timer can be set after all, it is dispatched now.
-    fn defer(&self, action: Action) {
+    /// already (Chromium handles waiting input first).
+    fn defer(&self, action: Action) -> bool {
         let me = self.clone();
-        let later = std::rc::Rc::new(std::cell::Cell::new(Some(action)));
-        let held = later.clone();
-        let fire = Closure::once_into_js(move || {
-            if let Some(a) = held.take() {
-                me.deliver(a);
-            }
-        });
+        let fire = Closure::once_into_js(move || me.deliver(action));
         let set =
             web_sys::window().map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), 0));
-        if !matches!(set, Some(Ok(_)))
-            && let Some(a) = later.take()
-        {
-            self.deliver(a);
-        }
+        matches!(set, Some(Ok(_)))
     }
 
     fn name(&self) -> &'static str {

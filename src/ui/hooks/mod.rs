@@ -32,7 +32,7 @@ mod tests;
 pub use use_app::{AppCell, AppDispatcher, AppHandle, location_hash, send, use_app};
 pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json, use_scenario_json_when};
 pub use use_extras_view::{ExtrasView, use_extras_view};
-pub use use_frame_clock::use_frame_clock;
+pub use use_frame_clock::{in_frame, mark_frame, use_frame_clock};
 pub use use_hash_link::use_hash_link;
 pub use use_host_api::use_host_api;
 pub use use_keyboard::use_keyboard;

@@ -28,6 +28,7 @@ pub fn use_frame_clock(running: bool, dispatcher: AppDispatcher) {
                 if !alive2.get() {
                     return;
                 }
+                mark_frame();
                 dispatcher.dispatch(Action::Play(PlayAction::Tick { now_millis: now }));
                 if let Some(f) = frame2.borrow().as_ref() {
                     pending2.set(win2.request_animation_frame(f.as_ref().unchecked_ref()).ok());
@@ -46,4 +47,24 @@ pub fn use_frame_clock(running: bool, dispatcher: AppDispatcher) {
             frame.borrow_mut().take();
         }
     });
+}
+
+thread_local! {
+    /// A frame callback dispatched since the last task ([`mark_frame`]).
+    static IN_FRAME: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Says that a frame callback (`requestAnimationFrame`) is dispatching: what it renders is inside the
+/// frame's rendering step, before the frame's paint ([`in_frame`]). Cleared by a 0-ms timer, which
+/// runs after the frame.
+pub fn mark_frame() {
+    if !IN_FRAME.replace(true) {
+        gloo::timers::callback::Timeout::new(0, || IN_FRAME.set(false)).forget();
+    }
+}
+
+/// Whether a frame callback has dispatched since the last task (a render now is in that frame: a
+/// paint asked for in the next frame would show one frame late).
+pub fn in_frame() -> bool {
+    IN_FRAME.get()
 }

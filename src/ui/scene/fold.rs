@@ -93,6 +93,15 @@ pub struct FoldViews(Rc<RefCell<Option<CachedFold>>>);
 type CachedFold = (Weak<Run>, Option<FoldCache>);
 
 impl FoldViews {
+    /// `run`'s first view was made elsewhere (`state::staged`): the next is made as after
+    /// [`FoldViews::at`]'s first (with saved fold states).
+    pub fn made_first(&self, run: &Rc<Run>) {
+        let mut cache = self.0.borrow_mut();
+        if !cache.as_ref().is_some_and(|(of, _)| Weak::ptr_eq(of, &Rc::downgrade(run))) {
+            *cache = Some((Rc::downgrade(run), None));
+        }
+    }
+
     /// The settled view after `step` steps of `run`. The first view of a run is folded from zero
     /// (a drag makes a new run per pointer move and shows one step of it: saving fold states
     /// there would only cost); the saved states are made when the playhead moves on the same run.

@@ -282,7 +282,9 @@ impl AppState {
         }
     }
 
-    /// A worker's answer, read here: an answer to be installed on show (the main document's newest
+    /// A worker's answer, read here. Up to `staged::STAGED_MAX_ITEMS` (no proposal waiting, a
+    /// runner that defers) it is installed in stages while the run on show stays shown
+    /// (`staged`). Otherwise an answer to be installed on show (the main document's newest
     /// request) is read after the run on show, its layout, its fold and its scene are let go of,
     /// since the install makes them anew (at 100,000 elements the new run then takes the old
     /// one's memory instead of growing the page's); if it is not installed after all (unreadable,

@@ -11,9 +11,11 @@
 //! ```
 //!
 //! Each `InstallStage` comes from [`Runner::defer`](crate::ui::runner::Runner::defer) (a 0 ms
-//! timer): input waiting in between (the pointer moving again) is handled first, and its edit
-//! makes the staged answer stale. Runners that cannot defer, and scenarios over
-//! [`STAGED_MAX_ITEMS`], install in one task (`AppState::run_arrived`).
+//! timer): input waiting in between (the pointer moving again) is handled first in Chromium, and
+//! its edit makes the staged answer stale. In one task (`AppState::run_arrived`): answers for
+//! compare mode's B, answers deciding a proposal (a configuration candidate is accepted or
+//! refused by its run, within its dispatch), scenarios over [`STAGED_MAX_ITEMS`], and runners
+//! that cannot defer.
 
 use std::rc::Rc;
 
@@ -63,7 +65,7 @@ impl AppState {
         match answer.result {
             Ok(run) => {
                 self.staged = Some(Staged { revision, run, layout: None, fold: None });
-                self.runner.0.defer(Action::InstallStage { revision });
+                self.next_stage(revision);
             }
             Err(_) => self.run_finished(answer),
         }
@@ -79,15 +81,24 @@ impl AppState {
         if staged.layout.is_none() {
             staged.layout = Some(Rc::new(RunLayout::new(&self.doc.scenario, &staged.run)));
         } else if staged.fold.is_none() {
-            // The playhead's step after the install (`run_finished` places it again).
-            let step = self.play.step.min(self.doc.steps());
-            let view = self.fold_views.at(&staged.run, step);
+            // The playhead's step after the install (`run_finished` places it again). Folded from
+            // zero, as a run's first view is (`FoldViews::at`), leaving the run on show's saved
+            // fold states for a step of the playhead in the meantime.
+            let step = self.play.step.min(self.steps());
+            let view = crate::engine::view::at_step(&staged.run, step);
             staged.fold = Some((step, Rc::new(StepFold::with_view(&self.doc.scenario, &staged.run, view))));
         } else {
             return self.install_staged(staged);
         }
         self.staged = Some(staged);
-        self.runner.0.defer(Action::InstallStage { revision });
+        self.next_stage(revision);
+    }
+
+    /// The next stage in a task of its own, or now where the runner cannot defer after all.
+    fn next_stage(&mut self, revision: u64) {
+        if !self.runner.0.defer(Action::InstallStage { revision }) {
+            self.install_stage(revision);
+        }
     }
 
     /// The last stage: installed as its `RunFinished` would be, with the layout and fold made.
@@ -100,6 +111,13 @@ impl AppState {
         {
             self.fold = fold;
             self.fold_key = (revision, step);
+            self.fold_views.made_first(&self.doc.run);
         }
+    }
+
+    /// The staged answer's layout and fold, when made (for tests).
+    #[cfg(test)]
+    pub(super) fn staged_parts(&self) -> (Option<Rc<RunLayout>>, Option<Rc<StepFold>>) {
+        self.staged.as_ref().map_or((None, None), |s| (s.layout.clone(), s.fold.as_ref().map(|f| f.1.clone())))
     }
 }

@@ -29,6 +29,7 @@ use super::watermark::{drag_label, watermark};
 use super::windows::windows;
 use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::ui::action::ObjectId;
+use crate::ui::hooks::in_frame;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{
     Items, LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup,
@@ -135,36 +136,28 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
     let pending = use_mut_ref(Pending::default);
     {
         // Redrawn for another full build (a drag move's scene keeps its build's generation: the
-        // dragged element moves in the overlay) or another band. In the next frame, not in the
-        // render's task, and there only the rows in view (the rest, the band's margins, in a task
-        // after it): at 10,000 elements the whole band's paint was 17-27 ms, which with a run's
-        // install in one task made a long task, and in the frame with the browser's work one
-        // too. The frame shows the render and the rows in view together, as before.
-        // `data-painted` says which build the whole bitmap shows.
+        // dragged element moves in the overlay) or another band. Not in the render's task but in
+        // the frame that shows the render (a render inside a frame callback is in that frame
+        // already: painted now), and there only the rows in view (the rest, the band's margins,
+        // in a task after it): at 10,000 elements the whole band's paint was 17-27 ms, which
+        // with a run's install in one task made a long task, and in the frame with the browser's
+        // work one too. `data-painted` says which build the whole bitmap shows (gone meanwhile).
         let (node, scene, pending) = (node.clone(), scene.clone(), pending.clone());
         use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
-            let later = pending.clone();
-            let frame = node.cast::<HtmlCanvasElement>().map(|canvas| {
-                gloo::render::request_animation_frame(move |_| {
-                    let (ch, units) = (canvas.height() as usize, top / scene.scale.max(0.01));
-                    let dpr = ch as f64 / band;
-                    let row = |css: f64| ((css - top) * dpr).clamp(0.0, ch as f64) as usize;
-                    let first = row(scroll - VIEW_SLACK_PX)..row(scroll + shown + VIEW_SLACK_PX);
-                    paint(&canvas, &scene, units, first.clone());
-                    let done = move |canvas: &HtmlCanvasElement, scene: &Scene| {
-                        let _ = canvas.set_attribute("data-painted", &scene.generation.to_string());
-                    };
-                    if first == (0..ch) {
-                        return done(&canvas, &scene);
-                    }
-                    later.borrow_mut().rest = Some(gloo::timers::callback::Timeout::new(0, move || {
-                        paint(&canvas, &scene, units, 0..first.start);
-                        paint(&canvas, &scene, units, first.end..ch);
-                        done(&canvas, &scene);
-                    }));
-                })
+            *pending.borrow_mut() = Pending::default();
+            let later = Rc::downgrade(&pending);
+            let frame = node.cast::<HtmlCanvasElement>().and_then(|canvas| {
+                let _ = canvas.remove_attribute("data-painted");
+                let go = move || paint_in_parts(canvas, scene, top, band, (scroll, shown), later);
+                if in_frame() {
+                    go();
+                    None
+                } else {
+                    Some(gloo::render::request_animation_frame(move |_| go()))
+                }
             });
-            *pending.borrow_mut() = Pending { _frame: frame, rest: None };
+            pending.borrow_mut()._frame = frame;
+            move || *pending.borrow_mut() = Pending::default()
         });
     }
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
@@ -261,6 +254,39 @@ fn overlay(s: &Scene) -> Overlay {
     }
 }
 
+/// Paints the band (`top`, `band`: CSS px) of `scene`: the rows in view now, the rest in a task
+/// after this one (held in `pending`). The view is read now (a scroll since the render moved it;
+/// `view` where it cannot be read).
+fn paint_in_parts(
+    canvas: HtmlCanvasElement,
+    scene: Rc<Scene>,
+    top: f64,
+    band: f64,
+    view: (f64, f64),
+    pending: Weak<std::cell::RefCell<Pending>>,
+) {
+    let (ch, units) = (canvas.height() as usize, top / scene.scale.max(0.01));
+    let box_el = canvas.closest(".canvas-box").ok().flatten();
+    let (scroll, shown) = box_el.map_or(view, |b| (f64::from(b.scroll_top()), f64::from(b.client_height()).max(200.0)));
+    let dpr = ch as f64 / band;
+    let row = |css: f64| ((css - top) * dpr).clamp(0.0, ch as f64) as usize;
+    let first = row(scroll - VIEW_SLACK_PX)..row(scroll + shown + VIEW_SLACK_PX);
+    paint(&canvas, &scene, units, first.clone());
+    let painted = |canvas: &HtmlCanvasElement, scene: &Scene| {
+        let _ = canvas.set_attribute("data-painted", &scene.generation.to_string());
+    };
+    if first == (0..ch) {
+        return painted(&canvas, &scene);
+    }
+    if let Some(pending) = pending.upgrade() {
+        pending.borrow_mut().rest = Some(gloo::timers::callback::Timeout::new(0, move || {
+            paint(&canvas, &scene, units, 0..first.start);
+            paint(&canvas, &scene, units, first.end..ch);
+            painted(&canvas, &scene);
+        }));
+    }
+}
+
 /// Paints the device rows `span` of the canvas, whose row 0 is the scene's height `top` (scene
 /// units): only they are cleared, and all that is drawn is clipped to them.
 fn paint(canvas: &HtmlCanvasElement, s: &Scene, top: f64, span: Range<usize>) {
@@ -346,7 +372,9 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
     let from = lanes.partition_point(|l| l.y + l.height < rows.0);
     let to = lanes.partition_point(|l| l.y <= rows.1);
     let shown = lanes.get(from..to.max(from)).unwrap_or(&[]);
-    let in_rows = |y: f64| y >= rows.0 - 40.0 && y <= rows.1 + 40.0;
+    // (40 units spare: text and glyphs reach beyond their item's `y`.)
+    let overlaps = |y: f64, h: f64| y + h >= rows.0 - 40.0 && y <= rows.1 + 40.0;
+    let in_rows = |y: f64| overlaps(y, 0.0);
     lane_boxes(&mut boxes, shown, from, width);
     if let Some(t) = two_d {
         put(&boxes);
@@ -354,14 +382,14 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
         draw_two_d(ctx, t, width, &in_rows);
         return;
     }
-    let side_shown = in_rows(side.y);
+    let side_shown = overlaps(side.y, dims::SIDE_LANE);
     if side_shown {
         side_boxes(&mut boxes, side, width);
     }
     let bands: Vec<&WindowItem> = windows
         .iter()
         .flat_map(|g| g.items.iter())
-        .filter(|w| in_rows(w.y) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
+        .filter(|w| overlaps(w.y, w.height) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
         .collect();
     window_boxes(&mut boxes, &bands);
     let (dense, discs) = marble_lanes(shown, marbles, width);

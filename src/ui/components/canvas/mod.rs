@@ -144,6 +144,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             frame.borrow_mut().take();
             let next = pending.borrow_mut().take();
             if let Some((px, millis)) = next {
+                crate::ui::hooks::mark_frame();
                 state.dispatch(Action::Drag(DragAction::Move { px, millis }));
                 rest_later();
             }

@@ -62,6 +62,8 @@ pub fn later_loaded(json: &str) -> (AppState, Rc<Later>) {
 pub struct Deferring {
     pub later: Later,
     pub deferred: RefCell<Vec<Action>>,
+    /// `defer` fails (no timer could be set).
+    pub fails: std::cell::Cell<bool>,
 }
 
 impl Runner for Deferring {
@@ -81,8 +83,12 @@ impl Runner for Deferring {
         true
     }
 
-    fn defer(&self, action: Action) {
+    fn defer(&self, action: Action) -> bool {
+        if self.fails.get() {
+            return false;
+        }
         self.deferred.borrow_mut().push(action);
+        true
     }
 }
 

@@ -91,7 +91,12 @@ fn an_answer_is_installed_in_stages_as_it_is_at_once_and_the_run_on_show_stays_u
     let revision = arrived[0].revision;
     st.dispatch(Action::RunArrived(arrived[0].clone()));
     // Read, and three stages more: its layout, its fold, its install; each deferred by the one before.
+    let mut made_fold = None;
     for stage in 0..3 {
+        if stage == 2 {
+            made_fold = st.staged_parts().1;
+            assert!(st.staged_parts().0.is_some() && made_fold.is_some(), "layout and fold made");
+        }
         assert_eq!(st.staging(), Some(revision), "stage {stage}");
         assert!(still_shown(&st, &was), "the run on show stays whole before stage {stage}");
         assert_eq!(st.run_status().0, "running");
@@ -106,6 +111,7 @@ fn an_answer_is_installed_in_stages_as_it_is_at_once_and_the_run_on_show_stays_u
     assert!(!Rc::ptr_eq(&st.doc.run, &was.0));
     same_on_show(&st, &direct);
     assert_eq!(st.fold_key, (revision, st.play.step), "the fold on show is the installed run's");
+    assert!(made_fold.is_some_and(|f| Rc::ptr_eq(&f, &st.fold)), "the fold made in its stage, not made again");
 }
 
 #[test]
@@ -149,6 +155,8 @@ fn a_cancel_drops_the_staged_answer_and_the_run_on_show_stays() {
     let d = deferring(d);
     let was = shown(&st);
     st.dispatch(Action::RunArrived(d.arrived()[0].clone()));
+    // Its layout made, then the Cancel button.
+    st.dispatch(d.next().unwrap_or_else(|| panic!("a stage")));
     st.dispatch(Action::CancelRun);
     assert_eq!(st.staging(), None);
     while let Some(a) = d.next() {
@@ -219,4 +227,18 @@ fn proposals_and_large_scenarios_install_at_once() {
     assert_eq!(st.staging(), None);
     assert!(d.next().is_none());
     assert_eq!(st.doc.run.elements.len(), STAGED_MAX_ITEMS);
+}
+
+/// Where the runner cannot defer after all (no timer could be set), the stages run on at once,
+/// in the same dispatch: installed as at once.
+#[test]
+fn a_runner_that_cannot_defer_after_all_installs_at_once() {
+    let direct = moved_at_once();
+    let (mut st, d, _) = moved(false);
+    let d = deferring(d);
+    d.fails.set(true);
+    st.dispatch(Action::RunArrived(d.arrived().remove(0)));
+    assert_eq!(st.staging(), None);
+    assert!(d.next().is_none());
+    same_on_show(&st, &direct);
 }
