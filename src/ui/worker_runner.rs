@@ -71,6 +71,17 @@ struct Inner {
 /// than [`LIVE_DRAG_MAX`] elements.
 pub const RUN_HERE_MAX: usize = 2_000;
 
+/// Calls `f` in a task of its own, after what is queued already (a timer of 0 ms: Chromium
+/// handles waiting input first); `false` where no timer can be set (no window), and `f` is
+/// never called. The callback frees itself once called (`Closure::once_into_js`), which a
+/// `gloo` timer's `forget` would not.
+pub fn next_task(f: impl FnOnce() + 'static) -> bool {
+    let fire = Closure::once_into_js(f);
+    let set =
+        web_sys::window().map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), 0));
+    matches!(set, Some(Ok(_)))
+}
+
 /// A drag move of a scenario of more elements than this goes to the worker all the same: above
 /// about 500 elements a move's run, fold and full redraw no longer fit in a frame (a 2,000-element
 /// move cost 50-100 ms on the SVG backend). While its run is out the dragged marble follows the
@@ -360,10 +371,7 @@ impl Runner for WorkerRunner {
     /// timer can be set, nothing is primed (the first move goes whole).
     fn prime(&self, revision: u64, scenario: &Rc<Scenario>) {
         let (me, scenario) = (self.clone(), scenario.clone());
-        let later = Closure::once_into_js(move || me.prime_now(revision, &scenario));
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0);
-        }
+        next_task(move || me.prime_now(revision, &scenario));
     }
 
     /// Where a timer can be set (as for [`Runner::prime`]).
@@ -375,10 +383,7 @@ impl Runner for WorkerRunner {
     /// already (Chromium handles waiting input first).
     fn defer(&self, action: Action) -> bool {
         let me = self.clone();
-        let fire = Closure::once_into_js(move || me.deliver(action));
-        let set =
-            web_sys::window().map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), 0));
-        matches!(set, Some(Ok(_)))
+        next_task(move || me.deliver(action))
     }
 
     fn name(&self) -> &'static str {

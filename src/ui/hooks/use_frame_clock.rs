@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use crate::ui::action::{Action, PlayAction};
 use crate::ui::hooks::AppDispatcher;
+use crate::ui::worker_runner::next_task;
 
 /// The requestAnimationFrame callback, shared with itself so that it can re-request.
 type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
@@ -56,10 +57,10 @@ thread_local! {
 
 /// Says that a frame callback (`requestAnimationFrame`) is dispatching: what it renders is inside the
 /// frame's rendering step, before the frame's paint ([`in_frame`]). Cleared by a 0-ms timer, which
-/// runs after the frame.
+/// runs after the frame; where none can be set, not marked (a paint then waits for the next frame).
 pub fn mark_frame() {
-    if !IN_FRAME.replace(true) {
-        gloo::timers::callback::Timeout::new(0, || IN_FRAME.set(false)).forget();
+    if !IN_FRAME.get() && next_task(|| IN_FRAME.set(false)) {
+        IN_FRAME.set(true);
     }
 }
 

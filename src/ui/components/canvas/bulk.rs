@@ -144,7 +144,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
         // work one too. `data-painted` says which build the whole bitmap shows (gone meanwhile).
         let (node, scene, pending) = (node.clone(), scene.clone(), pending.clone());
         use_effect_with((s.generation, top.to_bits(), band.to_bits()), move |_| {
-            *pending.borrow_mut() = Pending::default();
+            // (The last paint's pending parts were dropped by its teardown, below.)
             let later = Rc::downgrade(&pending);
             let frame = node.cast::<HtmlCanvasElement>().and_then(|canvas| {
                 let _ = canvas.remove_attribute("data-painted");
