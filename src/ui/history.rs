@@ -54,17 +54,46 @@ impl<T, G: PartialEq> History<T, G> {
         true
     }
 
+    /// Whether [`History::record`] would absorb an edit of `group` into the open group.
+    pub fn absorbs(&self, group: Option<&G>) -> bool {
+        group.is_some() && group == self.open_group.as_ref() && !self.past.is_empty()
+    }
+
+    /// Replaces the newest undo entry by what `f` makes of it, with its new cost (entries kept
+    /// relative to the state after them are rebased when that state changes: an absorbed edit).
+    pub fn rebase_newest(&mut self, f: impl FnOnce(&T) -> (T, usize)) {
+        if let Some((entry, cost)) = self.past.back_mut() {
+            let (rebased, new_cost) = f(entry);
+            self.cost = self.cost.saturating_sub(*cost).saturating_add(new_cost);
+            *entry = rebased;
+            *cost = new_cost;
+            self.trim();
+        }
+    }
+
     /// Steps back: `current` goes to the redo side, the previous state is returned.
     pub fn undo(&mut self, current: T, cost: usize) -> Option<T> {
-        let before = travel(&mut self.past, &mut self.future, current, cost, &mut self.cost)?;
+        self.undo_with(|before| (before, current, cost))
+    }
+
+    /// Steps forward again: `current` goes to the undo side, the undone state is returned.
+    pub fn redo(&mut self, current: T, cost: usize) -> Option<T> {
+        self.redo_with(|after| (after, current, cost))
+    }
+
+    /// Steps back, for entries that need the one taken out to be made into the state to return,
+    /// and the current state into an entry (kept relative to that state): `f` gets the newest undo
+    /// entry and gives back (the state to return, the current state's entry, that entry's cost).
+    pub fn undo_with<R>(&mut self, f: impl FnOnce(T) -> (R, T, usize)) -> Option<R> {
+        let before = travel(&mut self.past, &mut self.future, f, &mut self.cost)?;
         self.open_group = None;
         self.trim();
         Some(before)
     }
 
-    /// Steps forward again: `current` goes to the undo side, the undone state is returned.
-    pub fn redo(&mut self, current: T, cost: usize) -> Option<T> {
-        let after = travel(&mut self.future, &mut self.past, current, cost, &mut self.cost)?;
+    /// Steps forward again, as [`History::undo_with`] steps back.
+    pub fn redo_with<R>(&mut self, f: impl FnOnce(T) -> (R, T, usize)) -> Option<R> {
+        let after = travel(&mut self.future, &mut self.past, f, &mut self.cost)?;
         self.open_group = None;
         self.trim();
         Some(after)
@@ -113,18 +142,18 @@ impl<T, G: PartialEq> History<T, G> {
     }
 }
 
-/// Moves the newest entry of `from` out (returned) and `current` onto `to`, keeping `total` the
-/// cost of both sides.
-fn travel<T>(
+/// Moves the newest entry of `from` out (made into what is returned by `f`) and the current
+/// state's entry (made by `f`) onto `to`, keeping `total` the cost of both sides.
+fn travel<T, R>(
     from: &mut VecDeque<(T, usize)>,
     to: &mut VecDeque<(T, usize)>,
-    current: T,
-    cost: usize,
+    f: impl FnOnce(T) -> (R, T, usize),
     total: &mut usize,
-) -> Option<T> {
-    let (state, state_cost) = from.pop_back()?;
+) -> Option<R> {
+    let (entry, entry_cost) = from.pop_back()?;
+    let (state, current, cost) = f(entry);
     to.push_back((current, cost));
-    *total = total.saturating_sub(state_cost).saturating_add(cost);
+    *total = total.saturating_sub(entry_cost).saturating_add(cost);
     Some(state)
 }
 
@@ -221,5 +250,21 @@ mod tests {
         assert_eq!(h.undo(5, 1), Some(4));
         assert_eq!(h.undo(4, 1), Some(3));
         assert_eq!(h.undo(3, 1), Some(0), "0, 1, 2 were one step");
+    }
+
+    /// `absorbs` says what `record` will do; `rebase_newest` replaces the newest entry and its cost.
+    #[test]
+    fn absorbs_foretells_record_and_the_newest_entry_can_be_rebased() {
+        let mut h = h(10, 1000);
+        for (before, group) in [(0, None), (1, Some("a")), (2, Some("a")), (3, Some("b")), (4, None), (5, Some("b"))] {
+            let absorbs = h.absorbs(group.as_ref());
+            assert_eq!(h.record(before, 1, group), !absorbs, "edit from {before}");
+        }
+        assert_eq!(h.undo(6, 1), Some(5));
+        assert!(!h.absorbs(Some(&"b")), "an undo closes the group");
+        h.rebase_newest(|e| (e * 10, 7));
+        assert_eq!((h.peek_undo(), h.cost()), (Some(&40), 5 - 1 + 7));
+        assert_eq!(h.undo_with(|e| (e + 1, 99, 2)), Some(41));
+        assert_eq!((h.peek_redo(), h.cost()), (Some(&99), 11 - 7 + 2));
     }
 }

@@ -100,7 +100,7 @@ impl AppState {
                         s.compare.as_ref().map(super::compare::Compare::kept).as_ref(),
                     ) =>
             {
-                s.edits.record_start(saved);
+                s.edits.record_start(saved, &s.doc.scenario);
                 s.edits.notice = Some(Notice {
                     text: format!("Opened the link's scenario “{}” instead of your autosaved one.", s.title()),
                     undo: true,

@@ -23,8 +23,10 @@ use super::teach::PresetInfo;
 
 /// Undo steps kept.
 pub const MAX_UNDO_STEPS: usize = 200;
-/// Bytes of scenario snapshots kept for undo (an estimate, see [`Snapshot::cost`]): 200 steps of a
-/// 2,000-element scenario (about 220 KB each) fit; of a 100,000-item one, four.
+/// Bytes of scenario changes kept for undo (an estimate, see [`Kept::cost`]). A step keeps only
+/// what its edit changed ([`ScenarioPatch`]): 200 drags of one element cost a few KB at any size;
+/// loads keep the whole scenario they replaced, so this bounds a run of large loads (a
+/// 100,000-item scenario is about 10 MB).
 pub const MAX_UNDO_BYTES: usize = 48 << 20;
 
 /// Compare mode's second configuration as kept: the scenario, and whether it follows the first's input.
@@ -44,13 +46,17 @@ pub struct Snapshot {
     pub label: Cow<'static, str>,
 }
 
+/// Approximate bytes of `n` input items held (keys are shared).
+fn items_cost(n: usize) -> usize {
+    n * (std::mem::size_of::<InputItem>() + 16)
+}
+
 impl Snapshot {
-    /// Approximate bytes held: the input items dominate (keys are short).
+    /// Approximate bytes held, were it kept whole: the input items dominate.
     pub fn cost(&self) -> usize {
-        let items = |s: &Scenario| s.input.len() * (std::mem::size_of::<InputItem>() + 16);
         std::mem::size_of::<Scenario>()
-            + items(&self.scenario)
-            + self.compare.as_ref().map_or(0, |(b, _)| std::mem::size_of::<Scenario>() + items(b))
+            + items_cost(self.scenario.input.len())
+            + self.compare.as_ref().map_or(0, |(b, _)| std::mem::size_of::<Scenario>() + items_cost(b.input.len()))
     }
 
     /// Whether `scenario` with `preset` (and compare mode's `compare`) is another document than
@@ -63,6 +69,124 @@ impl Snapshot {
             _ => true,
         };
         differs(&self.scenario, scenario) || other_compare || self.preset.as_ref().map(|p| p.id.as_str()) != preset
+    }
+}
+
+/// How to make a scenario from its neighbour in the history (the state one step nearer the
+/// present): that one's input with one run of items replaced, and its own configuration. A drag
+/// or a nudge keeps one item, not the 100,000 of a large stream (which a whole snapshot would,
+/// and which a page at 100,000 elements cannot keep many of under its memory goal).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioPatch {
+    /// The scenario with no input.
+    head: Scenario,
+    /// Where the two inputs first differ.
+    at: usize,
+    /// The neighbour's items taken out there.
+    remove: usize,
+    /// This scenario's items put in their place.
+    insert: Vec<InputItem>,
+}
+
+impl ScenarioPatch {
+    /// What makes `this` from `neighbour`: the common start and end of the two inputs are kept.
+    pub fn between(this: &Scenario, neighbour: &Scenario) -> ScenarioPatch {
+        let (a, b) = (&this.input, &neighbour.input);
+        let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let tail = a[at..].iter().rev().zip(b[at..].iter().rev()).take_while(|(x, y)| x == y).count();
+        ScenarioPatch { head: head(this), at, remove: b.len() - at - tail, insert: a[at..a.len() - tail].to_vec() }
+    }
+
+    /// The scenario this patch was made for, from the same `neighbour`.
+    pub fn apply(&self, neighbour: &Scenario) -> Scenario {
+        let b = &neighbour.input;
+        // A patch applied to another neighbour than its own (never, but a panic would kill the page).
+        let at = self.at.min(b.len());
+        let rest = (at + self.remove).min(b.len());
+        let mut input = Vec::with_capacity(b.len() - (rest - at) + self.insert.len());
+        input.extend_from_slice(&b[..at]);
+        input.extend_from_slice(&self.insert);
+        input.extend_from_slice(&b[rest..]);
+        Scenario { input, ..self.head.clone() }
+    }
+
+    fn cost(&self) -> usize {
+        std::mem::size_of::<ScenarioPatch>() + items_cost(self.insert.len())
+    }
+}
+
+/// `s` with no input (every other field listed: a new one must be thought about here).
+fn head(s: &Scenario) -> Scenario {
+    let Scenario {
+        name,
+        description,
+        assigner,
+        allowed_lateness,
+        trigger,
+        evictor,
+        watermarks,
+        side_output,
+        end_of_input,
+        function,
+        source,
+        process_function,
+        tvf,
+        input: _,
+    } = s;
+    Scenario {
+        name: name.clone(),
+        description: description.clone(),
+        assigner: assigner.clone(),
+        allowed_lateness: *allowed_lateness,
+        trigger: *trigger,
+        evictor: *evictor,
+        watermarks: *watermarks,
+        side_output: *side_output,
+        end_of_input: *end_of_input,
+        function: *function,
+        source: *source,
+        process_function: *process_function,
+        tvf: *tvf,
+        input: Vec::new(),
+    }
+}
+
+/// An undo step as the history keeps it: a [`Snapshot`] whose scenario is kept as a patch of the
+/// step nearer the present (of the document on show, for the newest step of either side).
+#[derive(Clone, Debug)]
+pub struct Kept {
+    scenario: ScenarioPatch,
+    compare: Option<KeptCompare>,
+    preset: Option<Rc<PresetInfo>>,
+    values: ValueFormat,
+    step: usize,
+    /// The edit that led away from this state ("move element 3"), for the buttons' titles.
+    pub label: Cow<'static, str>,
+}
+
+impl Kept {
+    /// `snap` kept relative to `neighbour`, the scenario of the step after it (toward the present).
+    fn new(snap: Snapshot, neighbour: &Scenario) -> Kept {
+        let Snapshot { scenario, compare, preset, values, step, label } = snap;
+        Kept { scenario: ScenarioPatch::between(&scenario, neighbour), compare, preset, values, step, label }
+    }
+
+    /// The snapshot again, from the scenario of the step after it.
+    fn restore(&self, neighbour: &Scenario) -> Snapshot {
+        Snapshot {
+            scenario: Rc::new(self.scenario.apply(neighbour)),
+            compare: self.compare.clone(),
+            preset: self.preset.clone(),
+            values: self.values,
+            step: self.step,
+            label: self.label.clone(),
+        }
+    }
+
+    /// Approximate bytes held.
+    pub fn cost(&self) -> usize {
+        self.scenario.cost()
+            + self.compare.as_ref().map_or(0, |(b, _)| std::mem::size_of::<Scenario>() + items_cost(b.input.len()))
     }
 }
 
@@ -132,7 +256,7 @@ pub enum AutosaveStatus {
 /// across loads.
 #[derive(Clone, Debug)]
 pub struct Edits {
-    pub history: Rc<History<Snapshot, EditGroup>>,
+    pub history: Rc<History<Kept, EditGroup>>,
     /// The state before the drag in progress: the whole drag is one step.
     pending: Option<Snapshot>,
     pub notice: Option<Notice>,
@@ -146,7 +270,7 @@ impl Default for Edits {
 }
 
 impl Edits {
-    pub fn empty_history() -> History<Snapshot, EditGroup> {
+    pub fn empty_history() -> History<Kept, EditGroup> {
         History::new(MAX_UNDO_STEPS, MAX_UNDO_BYTES)
     }
 
@@ -175,15 +299,27 @@ impl Edits {
         if !before.differs_from(now.0, now.1, now.2) {
             return;
         }
-        let cost = before.cost();
-        Rc::make_mut(&mut self.history).record(before, cost, kind.group);
+        let h = Rc::make_mut(&mut self.history);
+        if h.absorbs(kind.group.as_ref()) {
+            // The group's first step stays, kept relative to `before`: relative to `now` from here.
+            h.rebase_newest(|first| {
+                let first = Kept::new(first.restore(&before.scenario), now.0);
+                let cost = first.cost();
+                (first, cost)
+            });
+            return;
+        }
+        let kept = Kept::new(before, now.0);
+        let cost = kept.cost();
+        h.record(kept, cost, kind.group);
         self.notice = kind.load.then(|| Notice { text: format!("Loaded “{}”.", title()), undo: true });
     }
 
-    /// Records `saved` as the step before the start-up document (the autosave a link replaced).
-    pub fn record_start(&mut self, saved: Snapshot) {
-        let cost = saved.cost();
-        Rc::make_mut(&mut self.history).record(saved, cost, None);
+    /// Records `saved` as the step before the start-up document `now` (the autosave a link replaced).
+    pub fn record_start(&mut self, saved: Snapshot, now: &Scenario) {
+        let kept = Kept::new(saved, now);
+        let cost = kept.cost();
+        Rc::make_mut(&mut self.history).record(kept, cost, None);
     }
 
     /// The label of what undo (`back`) or redo would bring back, if anything.
@@ -194,8 +330,14 @@ impl Edits {
 
     /// Steps through the history: `current` goes to the other side, the snapshot to restore comes back.
     pub fn travel(&mut self, back: bool, current: Snapshot) -> Option<Snapshot> {
-        let cost = current.cost();
+        // The step taken out is made from `current`, and `current` is kept relative to it.
+        let step = |kept: Kept| {
+            let snap = kept.restore(&current.scenario);
+            let current = Kept::new(current, &snap.scenario);
+            let cost = current.cost();
+            (snap, current, cost)
+        };
         let h = Rc::make_mut(&mut self.history);
-        if back { h.undo(current, cost) } else { h.redo(current, cost) }
+        if back { h.undo_with(step) } else { h.redo_with(step) }
     }
 }

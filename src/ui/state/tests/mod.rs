@@ -13,6 +13,7 @@ pub(crate) mod scale;
 pub(crate) mod staged;
 mod teach;
 mod undo;
+mod undo_patch;
 
 use crate::engine::scenario::InputItem;
 use crate::engine::{Millis, Output, Scenario};
