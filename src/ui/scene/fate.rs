@@ -60,9 +60,129 @@ fn covers(big: &Window, w: &Window) -> bool {
     }
 }
 
-/// Every element's [`ElemFate`], by element ordinal. Compared by identity: one table per run.
+/// Lists of every element in one buffer: element `e`'s are `items[at[e]..at[e + 1]]`.
+#[derive(Clone, Debug, PartialEq)]
+struct Lists<T> {
+    at: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Default for Lists<T> {
+    fn default() -> Self {
+        Lists { at: Vec::new(), items: Vec::new() }
+    }
+}
+
+impl<T: Copy> Lists<T> {
+    fn of(&self, elem: usize) -> &[T] {
+        match (self.at.get(elem), self.at.get(elem + 1)) {
+            (Some(&a), Some(&b)) => self.items.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
+/// [`Lists`] filled in the trace's order, each element's in room counted beforehand (an upper
+/// bound: not every entry is kept), then packed.
+struct Fill<T> {
+    lists: Lists<T>,
+    len: Vec<u32>,
+}
+
+impl<T: Copy> Fill<T> {
+    fn new(counts: &[u32], blank: T) -> Fill<T> {
+        let mut at = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0u32;
+        at.push(0);
+        for c in counts {
+            total += c;
+            at.push(total);
+        }
+        Fill { lists: Lists { at, items: vec![blank; total as usize] }, len: vec![0; counts.len()] }
+    }
+
+    fn so_far(&self, elem: usize) -> &[T] {
+        let a = self.lists.at[elem] as usize;
+        &self.lists.items[a..a + self.len[elem] as usize]
+    }
+
+    fn push(&mut self, elem: usize, item: T) {
+        let i = (self.lists.at[elem] + self.len[elem]) as usize;
+        if let Some(slot) = self.lists.items.get_mut(i) {
+            *slot = item;
+            self.len[elem] += 1;
+        }
+    }
+
+    /// The lists without the room left unused.
+    fn done(self) -> Lists<T> {
+        let Fill { mut lists, len } = self;
+        let mut to = 0usize;
+        for (e, n) in len.iter().enumerate() {
+            let from = lists.at[e] as usize;
+            lists.items.copy_within(from..from + *n as usize, to);
+            lists.at[e] = to as u32;
+            to += *n as usize;
+        }
+        if let Some(last) = lists.at.last_mut() {
+            *last = to as u32;
+        }
+        lists.items.truncate(to);
+        lists.items.shrink_to_fit();
+        lists
+    }
+}
+
+/// What the trace says of one element, for [`FateTable`].
+#[derive(Clone, Copy)]
+enum Entry<'a> {
+    Added(u32, &'a Window),
+    Late(u32, &'a Window),
+    Fired(u32, usize, &'a Window, FiringKind),
+    Lost(u32, usize, &'a Window, Lost),
+}
+
+/// Every [`Entry`] of `run`, in the trace's order.
+fn entries<'a>(run: &'a Run, mut f: impl FnMut(Entry<'a>)) {
+    for ev in &run.trace {
+        let mut lose = |elems: &[crate::engine::trace::ElemIdx], window: &'a Window, how: Lost| {
+            elems.iter().for_each(|e| f(Entry::Lost(*e, ev.step, window, how)))
+        };
+        match &ev.kind {
+            TraceKind::ElementAdded { elem, window, .. } => f(Entry::Added(*elem, window)),
+            TraceKind::WindowLate { elem, window, .. } => f(Entry::Late(*elem, window)),
+            TraceKind::Fired { output, .. } => {
+                let Some(firing) = run.firing(*output) else { continue };
+                for elem in &firing.elems {
+                    f(Entry::Fired(*elem, ev.step, &firing.window, firing.kind));
+                }
+            }
+            TraceKind::Evicted { window, elems, after_function: false, .. } => lose(elems, window, Lost::Evicted),
+            TraceKind::Purged { window, elems, .. } => lose(elems, window, Lost::Purged),
+            TraceKind::CleanedUp { window, elems, .. } => lose(elems, window, Lost::CleanedUp),
+            _ => {}
+        }
+    }
+}
+
+/// Every element's windows and firings over the whole run, by element ordinal, in a few flat
+/// buffers: the windows by number, each kind's lists in one buffer. A `Vec` per element and list
+/// (an [`ElemFate`] each) held about 25 MB of a 100,000-element sliding page, in 200,000 small
+/// blocks made anew at every install, where they scattered through the heap and made it grow.
+#[derive(Debug, Default)]
+pub struct FateTable {
+    windows: Vec<Window>,
+    added: Lists<u32>,
+    late: Lists<u32>,
+    /// (input step, window, kind).
+    firings: Lists<(u32, u32, FiringKind)>,
+    /// (input step, window, how).
+    lost: Lists<(u32, u32, Lost)>,
+}
+
+/// Every element's fate, by element ordinal. Compared by identity: one table per run.
 #[derive(Clone, Debug, Default)]
-pub struct Fates(pub Rc<[ElemFate]>);
+pub struct Fates(Rc<FateTable>);
 
 impl PartialEq for Fates {
     fn eq(&self, other: &Self) -> bool {
@@ -70,76 +190,179 @@ impl PartialEq for Fates {
     }
 }
 
+/// An input step as kept (the limits keep steps far below 4 billion).
+fn step32(step: usize) -> u32 {
+    u32::try_from(step).unwrap_or(u32::MAX)
+}
+
 impl Fates {
-    /// One pass over the trace and the firings.
+    /// Two passes over the trace and the firings: the entries counted, then kept (an element's
+    /// window once per list, a firing once per window, and a loss only of a window that no firing
+    /// so far emitted it from).
     pub fn new(run: &Run) -> Fates {
-        let mut all = vec![ElemFate::default(); run.elements.len()];
-        for ev in &run.trace {
-            match &ev.kind {
-                TraceKind::ElementAdded { elem, window, .. } => {
-                    if let Some(f) = all.get_mut(*elem as usize)
-                        && !f.added.contains(window)
-                    {
-                        f.added.push(*window);
-                    }
-                }
-                TraceKind::WindowLate { elem, window, .. } => {
-                    if let Some(f) = all.get_mut(*elem as usize)
-                        && !f.late.contains(window)
-                    {
-                        f.late.push(*window);
-                    }
-                }
-                TraceKind::Fired { output, .. } => {
-                    let Some(firing) = run.firing(*output) else { continue };
-                    for elem in &firing.elems {
-                        if let Some(f) = all.get_mut(*elem as usize)
-                            && !f.firings.iter().any(|(_, w, _)| *w == firing.window)
-                        {
-                            f.firings.push((ev.step, firing.window, firing.kind));
-                        }
-                    }
-                }
-                TraceKind::Evicted { window, elems, after_function: false, .. } => {
-                    lose(&mut all, elems, window, ev.step, Lost::Evicted)
-                }
-                TraceKind::Purged { window, elems, .. } => lose(&mut all, elems, window, ev.step, Lost::Purged),
-                TraceKind::CleanedUp { window, elems, .. } => lose(&mut all, elems, window, ev.step, Lost::CleanedUp),
-                _ => {}
+        let n = run.elements.len();
+        let mut counts = vec![[0u32; 4]; n];
+        entries(run, |e| {
+            let (elem, list) = match e {
+                Entry::Added(el, _) => (el, 0),
+                Entry::Late(el, _) => (el, 1),
+                Entry::Fired(el, ..) => (el, 2),
+                Entry::Lost(el, ..) => (el, 3),
+            };
+            if let Some(c) = counts.get_mut(elem as usize) {
+                c[list] += 1;
             }
+        });
+        let count = |list: usize| counts.iter().map(|c| c[list]).collect::<Vec<u32>>();
+        let mut added = Fill::new(&count(0), 0u32);
+        let mut late = Fill::new(&count(1), 0u32);
+        let mut firings = Fill::new(&count(2), (0u32, 0u32, FiringKind::Main));
+        let mut lost = Fill::new(&count(3), (0u32, 0u32, Lost::Evicted));
+        drop(counts);
+        let mut windows: Vec<Window> = Vec::new();
+        // `u64` numbers: the engine's `FxHashMap<Window, u64>` (`KeyState::firings`) is in the
+        // page's wasm already, and another map type there costs its code again.
+        let mut numbers: rustc_hash::FxHashMap<Window, u64> = Default::default();
+        let mut number = |w: &Window| {
+            let n = numbers.entry(*w).or_insert(windows.len() as u64);
+            if *n == windows.len() as u64 {
+                windows.push(*w);
+            }
+            *n as u32
+        };
+        entries(run, |e| match e {
+            Entry::Added(el, w) | Entry::Late(el, w) if (el as usize) < n => {
+                let list = if matches!(e, Entry::Added(..)) { &mut added } else { &mut late };
+                let w = number(w);
+                if !list.so_far(el as usize).contains(&w) {
+                    list.push(el as usize, w);
+                }
+            }
+            Entry::Fired(el, step, w, kind) if (el as usize) < n => {
+                let w = number(w);
+                if !firings.so_far(el as usize).iter().any(|(_, fw, _)| *fw == w) {
+                    firings.push(el as usize, (step32(step), w, kind));
+                }
+            }
+            Entry::Lost(el, step, w, how) if (el as usize) < n => {
+                let (e, w) = (el as usize, number(w));
+                if !firings.so_far(e).iter().any(|(_, fw, _)| *fw == w)
+                    && !lost.so_far(e).iter().any(|(_, lw, _)| *lw == w)
+                {
+                    lost.push(e, (step32(step), w, how));
+                }
+            }
+            _ => {}
+        });
+        drop(numbers);
+        windows.shrink_to_fit();
+        Fates(Rc::new(FateTable {
+            windows,
+            added: added.done(),
+            late: late.done(),
+            firings: firings.done(),
+            lost: lost.done(),
+        }))
+    }
+
+    /// A table of these elements' fates (tests).
+    pub fn from_elems(elems: &[ElemFate]) -> Fates {
+        let mut windows: Vec<Window> = Vec::new();
+        let mut number = |w: &Window| match windows.iter().position(|x| x == w) {
+            Some(i) => i as u32,
+            None => {
+                windows.push(*w);
+                (windows.len() - 1) as u32
+            }
+        };
+        let mut t = FateTable::default();
+        for at in [&mut t.added.at, &mut t.late.at, &mut t.firings.at, &mut t.lost.at] {
+            at.push(0);
         }
-        // Most lists hold one to three entries, and a list that grew holds room for four: at
-        // 100,000 elements that room was 20 MB of the page's memory (twice over while a new run
-        // is installed beside the old one).
-        // (`lost` is rare: only elements no firing emitted have one.)
-        for f in &mut all {
-            f.added.shrink_to_fit();
-            f.late.shrink_to_fit();
-            f.firings.shrink_to_fit();
+        for f in elems {
+            t.added.items.extend(f.added.iter().map(&mut number));
+            t.late.items.extend(f.late.iter().map(&mut number));
+            t.firings.items.extend(f.firings.iter().map(|(s, w, k)| (step32(*s), number(w), *k)));
+            t.lost.items.extend(f.lost.iter().map(|(s, w, h)| (step32(*s), number(w), *h)));
+            t.added.at.push(t.added.items.len() as u32);
+            t.late.at.push(t.late.items.len() as u32);
+            t.firings.at.push(t.firings.items.len() as u32);
+            t.lost.at.push(t.lost.items.len() as u32);
         }
-        Fates(Rc::from(all))
+        t.windows = windows;
+        Fates(Rc::new(t))
+    }
+
+    /// How many elements the table has.
+    pub fn len(&self) -> usize {
+        self.0.added.at.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `elem`'s fate, in lists of its own (no windows: an element the table does not have).
+    pub fn elem(&self, elem: usize) -> ElemFate {
+        let v = self.view(elem);
+        ElemFate {
+            added: v.added().collect(),
+            late: v.late().collect(),
+            firings: v.firings().collect(),
+            lost: v.lost().collect(),
+        }
+    }
+
+    fn view(&self, elem: usize) -> FateView<'_> {
+        let t = &*self.0;
+        FateView {
+            t,
+            added: t.added.of(elem),
+            late: t.late.of(elem),
+            firings: t.firings.of(elem),
+            lost: t.lost.of(elem),
+        }
     }
 
     /// How many of `elem`'s firings happened before `step` (the playhead).
     pub fn fired_before(&self, elem: usize, step: usize) -> u16 {
-        self.0.get(elem).map_or(0, |f| f.firings.iter().take_while(|(s, _, _)| *s < step).count() as u16)
+        self.0.firings.of(elem).iter().take_while(|(s, _, _)| (*s as usize) < step).count() as u16
     }
 
     pub fn handle(&self, elem: usize, step: usize) -> Fate {
-        let lost = self.0.get(elem).map_or(0, |f| f.lost.iter().take_while(|(s, _, _)| *s < step).count() as u16);
+        let lost = self.0.lost.of(elem).iter().take_while(|(s, _, _)| (*s as usize) < step).count() as u16;
         Fate { fates: self.clone(), elem: elem as u32, fired: self.fired_before(elem, step), lost }
     }
 }
 
-/// `window` let go of `elems`: a loss for each of them that no firing of it has emitted.
-fn lose(all: &mut [ElemFate], elems: &[crate::engine::trace::ElemIdx], window: &Window, step: usize, how: Lost) {
-    for elem in elems {
-        if let Some(f) = all.get_mut(*elem as usize)
-            && !f.firings.iter().any(|(_, w, _)| w == window)
-            && !f.lost.iter().any(|(_, w, _)| w == window)
-        {
-            f.lost.push((step, *window, how));
-        }
+/// One element's lists in a [`FateTable`], its windows by number.
+struct FateView<'a> {
+    t: &'a FateTable,
+    added: &'a [u32],
+    late: &'a [u32],
+    firings: &'a [(u32, u32, FiringKind)],
+    lost: &'a [(u32, u32, Lost)],
+}
+
+impl FateView<'_> {
+    fn window(&self, w: u32) -> Window {
+        self.t.windows.get(w as usize).copied().unwrap_or(Window::Global)
+    }
+
+    fn added(&self) -> impl Iterator<Item = Window> + '_ {
+        self.added.iter().map(|w| self.window(*w))
+    }
+
+    fn late(&self) -> impl Iterator<Item = Window> + '_ {
+        self.late.iter().map(|w| self.window(*w))
+    }
+
+    fn firings(&self) -> impl Iterator<Item = (usize, Window, FiringKind)> + '_ {
+        self.firings.iter().map(|(s, w, k)| (*s as usize, self.window(*w), *k))
+    }
+
+    fn lost(&self) -> impl Iterator<Item = (usize, Window, Lost)> + '_ {
+        self.lost.iter().map(|(s, w, h)| (*s as usize, self.window(*w), *h))
     }
 }
 
@@ -162,19 +385,13 @@ impl PartialEq for Fate {
         if self.fates == other.fates && self.elem == other.elem {
             return self.fired == other.fired && self.lost == other.lost;
         }
-        let (a, b) = (self.elem_fate(), other.elem_fate());
-        let fired = |f: &ElemFate, n: u16| {
-            let n = usize::from(n).min(f.firings.len());
-            f.firings[..n].iter().map(|(_, w, k)| (*w, *k)).collect::<Vec<_>>()
-        };
-        let lost = |f: &ElemFate, n: u16| {
-            let n = usize::from(n).min(f.lost.len());
-            f.lost[..n].iter().map(|(_, w, how)| (*w, *how)).collect::<Vec<_>>()
-        };
-        a.added == b.added
-            && a.late == b.late
-            && fired(a, self.fired) == fired(b, other.fired)
-            && lost(a, self.lost) == lost(b, other.lost)
+        let (a, b) = (self.fates.view(self.elem as usize), other.fates.view(other.elem as usize));
+        let fired = |f: &FateView, n: u16| f.firings().take(usize::from(n)).map(|(_, w, k)| (w, k)).collect::<Vec<_>>();
+        let lost = |f: &FateView, n: u16| f.lost().take(usize::from(n)).map(|(_, w, how)| (w, how)).collect::<Vec<_>>();
+        a.added().eq(b.added())
+            && a.late().eq(b.late())
+            && fired(&a, self.fired) == fired(&b, other.fired)
+            && lost(&a, self.lost) == lost(&b, other.lost)
     }
 }
 
@@ -199,20 +416,17 @@ fn windows(ws: &[Window]) -> String {
     }
 }
 
-/// The fate of an element the table does not have: no windows.
-static NO_FATE: ElemFate = ElemFate { added: Vec::new(), late: Vec::new(), firings: Vec::new(), lost: Vec::new() };
-
 impl Fate {
     /// Its element's windows and firings over the whole run.
-    fn elem_fate(&self) -> &ElemFate {
-        self.fates.0.get(self.elem as usize).unwrap_or(&NO_FATE)
+    fn elem_fate(&self) -> ElemFate {
+        self.fates.elem(self.elem as usize)
     }
 
     /// The outcome with its window(s): "main firing of window 10:00–10:01", "late firing of …",
     /// "side output: too late for window …", "dropped: …", "cleaned up without firing: window …",
     /// "not yet fired: window …".
     pub fn describe(&self, outcome: Option<ElementOutcome>) -> String {
-        let f = self.elem_fate();
+        let f = &self.elem_fate();
         let fired = &f.firings[..(self.fired as usize).min(f.firings.len())];
         let of_kind =
             |k: FiringKind| -> Vec<Window> { fired.iter().filter(|(_, _, x)| *x == k).map(|(_, w, _)| *w).collect() };
@@ -363,5 +577,165 @@ mod tests {
         assert_eq!(a.handle(0, 3).describe(None), b.handle(0, 3).describe(None));
         assert_ne!(a.handle(0, 1), b.handle(0, 3), "the late firing passed");
         assert_ne!(a.handle(0, 3), b.handle(1, 3), "element 2 went into no main firing");
+    }
+
+    /// The table as it was made before it was flat (a `Vec` per element and list): the flat one
+    /// must say the same of every element.
+    fn per_element(run: &Run) -> Vec<ElemFate> {
+        fn lose(all: &mut [ElemFate], elems: &[u32], window: &Window, step: usize, how: Lost) {
+            for elem in elems {
+                if let Some(f) = all.get_mut(*elem as usize)
+                    && !f.firings.iter().any(|(_, w, _)| w == window)
+                    && !f.lost.iter().any(|(_, w, _)| w == window)
+                {
+                    f.lost.push((step, *window, how));
+                }
+            }
+        }
+        let mut all = vec![ElemFate::default(); run.elements.len()];
+        for ev in &run.trace {
+            match &ev.kind {
+                TraceKind::ElementAdded { elem, window, .. } => {
+                    if let Some(f) = all.get_mut(*elem as usize)
+                        && !f.added.contains(window)
+                    {
+                        f.added.push(*window);
+                    }
+                }
+                TraceKind::WindowLate { elem, window, .. } => {
+                    if let Some(f) = all.get_mut(*elem as usize)
+                        && !f.late.contains(window)
+                    {
+                        f.late.push(*window);
+                    }
+                }
+                TraceKind::Fired { output, .. } => {
+                    let Some(firing) = run.firing(*output) else { continue };
+                    for elem in &firing.elems {
+                        if let Some(f) = all.get_mut(*elem as usize)
+                            && !f.firings.iter().any(|(_, w, _)| *w == firing.window)
+                        {
+                            f.firings.push((ev.step, firing.window, firing.kind));
+                        }
+                    }
+                }
+                TraceKind::Evicted { window, elems, after_function: false, .. } => {
+                    lose(&mut all, elems, window, ev.step, Lost::Evicted)
+                }
+                TraceKind::Purged { window, elems, .. } => lose(&mut all, elems, window, ev.step, Lost::Purged),
+                TraceKind::CleanedUp { window, elems, .. } => lose(&mut all, elems, window, ev.step, Lost::CleanedUp),
+                _ => {}
+            }
+        }
+        all
+    }
+
+    fn same_as_per_element(r: &Run) -> Result<(), String> {
+        let (flat, each) = (Fates::new(r), per_element(r));
+        if flat.len() != each.len() {
+            return Err(format!("{} elements, not {}", flat.len(), each.len()));
+        }
+        for (e, want) in each.iter().enumerate() {
+            if flat.elem(e) != *want {
+                return Err(format!("element {e}: {:?}, not {want:?}", flat.elem(e)));
+            }
+            // And a table made from the lists says the same.
+            if Fates::from_elems(&each).elem(e) != *want {
+                return Err(format!("element {e} from its lists"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every course preset (tumbling, sliding, sessions that merge, count triggers, evictors,
+    /// purges, late and dropped elements, lateness) and its compare configuration.
+    #[test]
+    fn the_flat_table_says_what_lists_per_element_said_for_every_preset() {
+        let presets = crate::teach::presets::all();
+        assert!(presets.len() > 20);
+        for p in presets {
+            for s in std::iter::once(&p.scenario).chain(p.compare.as_ref().filter(|c| !c.input.is_empty())) {
+                let r = run(s);
+                if let Err(e) = same_as_per_element(&r) {
+                    panic!("preset {}: {e}", p.id);
+                }
+            }
+        }
+        // An element the table does not have: no windows.
+        let f = Fates::new(&run(&Scenario::default()));
+        assert_eq!((f.len(), f.elem(3), f.fired_before(3, 9)), (0, ElemFate::default(), 0));
+    }
+
+    mod random {
+        use proptest::prelude::*;
+
+        use super::*;
+        use crate::engine::scenario::{
+            AssignerSpec, BaseTrigger, Element, EvictorKind, EvictorSpec, InputItem, TriggerSpec,
+        };
+
+        fn scenario() -> impl Strategy<Value = Scenario> {
+            let assigner = prop_oneof![
+                (1i64..=6).prop_map(|s| AssignerSpec::Tumbling { size: s * 10, offset: 0 }),
+                (1i64..=4, 1i64..=3).prop_map(|(n, s)| AssignerSpec::Sliding {
+                    size: s * 10 * n,
+                    slide: s * 10,
+                    offset: 0
+                }),
+                (1i64..=4).prop_map(|g| AssignerSpec::Session { gap: g * 10 }),
+            ];
+            let trigger = prop_oneof![
+                Just(TriggerSpec::DEFAULT),
+                Just(TriggerSpec { base: BaseTrigger::EventTime, purging: true }),
+                (1i64..=3, any::<bool>())
+                    .prop_map(|(n, purging)| TriggerSpec { base: BaseTrigger::Count { n }, purging }),
+            ];
+            let evictor = prop_oneof![
+                Just(None),
+                (1i64..=3, any::<bool>())
+                    .prop_map(|(n, after)| Some(EvictorSpec { kind: EvictorKind::Count { n }, do_evict_after: after })),
+            ];
+            let input = prop::collection::vec(
+                prop_oneof![
+                    4 => (0usize..3, 0i64..200).prop_map(|(k, ts)| Some((k, ts))),
+                    1 => Just(None),
+                ],
+                0..40,
+            );
+            (assigner, trigger, evictor, prop::option::of(0i64..=5), any::<bool>(), input).prop_map(
+                |(assigner, trigger, evictor, lateness, side_output, items)| Scenario {
+                    assigner,
+                    trigger,
+                    evictor,
+                    allowed_lateness: lateness.map(|l| l * 10),
+                    side_output,
+                    input: items
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, e)| match e {
+                            Some((k, ts)) => InputItem::Element(Element {
+                                id: i as i64,
+                                key: ["A", "B", "C"][k].into(),
+                                ts,
+                                value: 1,
+                                ..Element::default()
+                            }),
+                            None => InputItem::Watermark(i as i64 * 10),
+                        })
+                        .collect(),
+                    ..Scenario::default()
+                },
+            )
+        }
+
+        proptest! {
+            /// Random streams through tumbling, sliding and session windows, event-time and count
+            /// triggers (purging or not), count evictors, lateness and the side output.
+            #[test]
+            fn the_flat_table_says_what_lists_per_element_said(s in scenario()) {
+                let r = run(&s);
+                prop_assert_eq!(same_as_per_element(&r), Ok(()));
+            }
+        }
     }
 }

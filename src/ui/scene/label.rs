@@ -201,11 +201,11 @@ mod tests {
             firings: vec![(3, minute(), crate::engine::trace::FiringKind::Late)],
             lost: vec![],
         };
-        super::super::fate::Fates(std::rc::Rc::from(vec![f]))
+        super::super::fate::Fates::from_elems(&[f])
     }
 
     fn side_output() -> super::super::fate::Fates {
         let f = super::super::fate::ElemFate { added: vec![], late: vec![minute()], firings: vec![], lost: vec![] };
-        super::super::fate::Fates(std::rc::Rc::from(vec![f]))
+        super::super::fate::Fates::from_elems(&[f])
     }
 }

@@ -33,7 +33,7 @@ pub(super) fn drawn(scene: &Scene) -> Scene {
 /// run).
 pub(super) fn same_layout(a: &RunLayout, b: &RunLayout) -> bool {
     let none = Fates::default();
-    let fates = |l: &RunLayout| -> Vec<ElemFate> { l.fates.0.to_vec() };
+    let fates = |l: &RunLayout| -> Vec<ElemFate> { (0..l.fates.len()).map(|e| l.fates.elem(e)).collect() };
     RunLayout { fates: none.clone(), ..a.clone() } == RunLayout { fates: none, ..b.clone() } && fates(a) == fates(b)
 }
 
