@@ -15,6 +15,8 @@
 //          the last was dispatched), then
 //   pan    the background dragged for 1.5 s: each with its frames (p95) and the long tasks that
 //          start in it (the build when it rests or ends comes after, and is not counted).
+//   memory after drags  the memory as above after three more drags, each of 20 moves, a rest of
+//          1.5 s and a drop (wasm memory never shrinks: one drag's reading hid growth over several).
 // Printed as JSON lines (`scale perf: {...}`) for scripts/bench. SCALE_SIZES=2000,10000 limits the sizes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -168,6 +170,34 @@ for (const n of sizes) {
       // A drop where the last move was asks for no new run (up to 2,000 elements each move's run is
       // on show already): done is enough.
       await until(page, 'the run after the second drop', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
+      // Three more drags, each with a rest and a drop, then the memory again.
+      const memory = async () => {
+        const x = await page.evaluate(() => ({
+          js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+          wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
+        }));
+        for (const w of page.workers()) {
+          const wm = await w.evaluate(() => ({
+            wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
+            js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+          }));
+          x.wasm += wm.wasm;
+          x.js += wm.js;
+        }
+        return r1((x.wasm + x.js) / 1048576);
+      };
+      for (let c = 0; c < 3; c++) {
+        const e = await page.locator('[data-testid="element"][tabindex="0"]').boundingBox();
+        const [ex, ey] = [e.x + e.width / 2, e.y + e.height / 2];
+        await page.mouse.move(ex, ey);
+        await page.mouse.down();
+        for (let k = 0; k < 20; k++) await page.mouse.move(ex + Math.round(120 * Math.sin(k / 6)), ey);
+        await page.waitForTimeout(1500);
+        await page.mouse.move(ex + 30 + 10 * c, ey);
+        await page.mouse.up();
+        await until(page, `the run after drag ${c + 3}`, () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
+      }
+      const afterDrags = await memory();
       // The view's gestures: the wheel, then a pan (pressed on the axis, the background).
       const tl = await page.locator('[data-testid="timeline"]').boundingBox();
       const gesture = async (step) => {
@@ -206,6 +236,7 @@ for (const n of sizes) {
           page: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576) },
           worker: { wasm: r1((m.workerWasm || 0) / 1048576), js: r1((m.workerJs || 0) / 1048576) },
           total: r1((m.wasm + m.js + (m.workerWasm || 0) + (m.workerJs || 0)) / 1048576),
+          afterFiveDrags: afterDrags,
         },
       };
       console.log(`scale perf: ${JSON.stringify(result)}`);
