@@ -95,7 +95,7 @@ impl<T: Copy> Fill<T> {
         let mut total = 0u32;
         at.push(0);
         for c in counts {
-            total += c;
+            total = total.saturating_add(*c);
             at.push(total);
         }
         Fill { lists: Lists { at, items: vec![blank; total as usize] }, len: vec![0; counts.len()] }

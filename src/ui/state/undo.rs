@@ -290,6 +290,10 @@ impl Edits {
         title: impl FnOnce() -> String,
     ) {
         if !kind.record {
+            // An undo or redo mid-drag does nothing; the drag's start stays for its end.
+            if dragging {
+                self.pending = Some(before);
+            }
             return;
         }
         if dragging {

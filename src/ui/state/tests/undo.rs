@@ -53,6 +53,37 @@ fn a_drag_is_one_step() {
     assert_eq!(undo_len(&st), before + 1);
 }
 
+/// Undo or redo pressed in the middle of a drag does nothing, and the drag stays one step: its
+/// start is kept for its end. (Undo steps are patches of the step after them: had the drag's start
+/// been lost, the step before the drag would be applied to a mid-drag document and give back one
+/// that never existed.)
+#[test]
+fn undo_pressed_mid_drag_keeps_the_drag_one_step() {
+    let mut st = mine();
+    st.dispatch(start(DragStart::Element(1), 700.0, 70_000.0));
+    st.dispatch(to(710.0, 80_000.0));
+    st.dispatch(end());
+    assert_eq!(ts(&st, 1), Some(80_000));
+    let steps = undo_len(&st);
+    st.dispatch(start(DragStart::Element(0), 500.0, 50_000.0));
+    st.dispatch(to(510.0, 55_000.0));
+    for key in [ctrl("z", false), ctrl("z", true), Action::Undo, Action::Redo] {
+        st.dispatch(key);
+        assert_eq!(ts(&st, 0), Some(55_000), "nothing undone mid-drag");
+    }
+    st.dispatch(to(520.0, 60_000.0));
+    st.dispatch(end());
+    assert_eq!(undo_len(&st), steps + 1, "the drag is one step");
+    st.dispatch(Action::Undo);
+    assert_eq!((ts(&st, 0), ts(&st, 1)), (Some(50_000), Some(80_000)), "back to before the drag");
+    st.dispatch(Action::Undo);
+    assert_eq!((ts(&st, 0), ts(&st, 1)), (Some(50_000), Some(70_000)), "and before the first drag");
+    assert_eq!(*st.doc.scenario, scenario(MINE));
+    st.dispatch(Action::Redo);
+    st.dispatch(Action::Redo);
+    assert_eq!((ts(&st, 0), ts(&st, 1)), (Some(60_000), Some(80_000)));
+}
+
 /// While an element is dragged, a key's edit of the input (Delete, a nudge) is refused, as undo
 /// is: the drag holds the element's index, and a delete would move the drag onto the next item.
 #[test]
