@@ -82,54 +82,57 @@ impl<T: Copy> Lists<T> {
     }
 }
 
-/// [`Lists`] filled in the trace's order, each element's in room counted beforehand (an upper
-/// bound: not every entry is kept), then packed.
-struct Fill<T> {
-    lists: Lists<T>,
-    len: Vec<u32>,
+/// No item: the end of a chain.
+const NONE: u32 = u32::MAX;
+
+/// Each element's list as a chain through one buffer, in the order its items came (the trace's),
+/// then packed into [`Lists`]. Only the items kept take room: counting each element's entries
+/// beforehand would take room for every firing that emitted it, and a trigger that fires a window
+/// again and again (a continuous or non-purging count trigger, late firings) emits its elements
+/// many times over.
+struct Chains<T> {
+    /// Each item and the next of its element's (or [`NONE`]).
+    items: Vec<(T, u32)>,
+    first: Vec<u32>,
+    last: Vec<u32>,
 }
 
-impl<T: Copy> Fill<T> {
-    fn new(counts: &[u32], blank: T) -> Fill<T> {
-        let mut at = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0u32;
-        at.push(0);
-        for c in counts {
-            total = total.saturating_add(*c);
-            at.push(total);
-        }
-        Fill { lists: Lists { at, items: vec![blank; total as usize] }, len: vec![0; counts.len()] }
+impl<T: Copy> Chains<T> {
+    fn new(elements: usize) -> Chains<T> {
+        Chains { items: Vec::new(), first: vec![NONE; elements], last: vec![NONE; elements] }
     }
 
-    fn so_far(&self, elem: usize) -> &[T] {
-        let a = self.lists.at[elem] as usize;
-        &self.lists.items[a..a + self.len[elem] as usize]
+    /// `elem`'s items so far.
+    fn of(&self, elem: usize) -> impl Iterator<Item = T> + '_ {
+        let mut at = self.first.get(elem).copied().unwrap_or(NONE);
+        std::iter::from_fn(move || {
+            let (item, next) = *self.items.get(at as usize)?;
+            at = next;
+            Some(item)
+        })
     }
 
     fn push(&mut self, elem: usize, item: T) {
-        let i = (self.lists.at[elem] + self.len[elem]) as usize;
-        if let Some(slot) = self.lists.items.get_mut(i) {
-            *slot = item;
-            self.len[elem] += 1;
+        let Some(last) = self.last.get(elem).copied() else { return };
+        let i = self.items.len() as u32;
+        self.items.push((item, NONE));
+        match self.items.get_mut(last as usize) {
+            Some(before) => before.1 = i,
+            None => self.first[elem] = i,
         }
+        self.last[elem] = i;
     }
 
-    /// The lists without the room left unused.
+    /// The lists, each element's in one run.
     fn done(self) -> Lists<T> {
-        let Fill { mut lists, len } = self;
-        let mut to = 0usize;
-        for (e, n) in len.iter().enumerate() {
-            let from = lists.at[e] as usize;
-            lists.items.copy_within(from..from + *n as usize, to);
-            lists.at[e] = to as u32;
-            to += *n as usize;
+        let mut at = Vec::with_capacity(self.first.len() + 1);
+        let mut items = Vec::with_capacity(self.items.len());
+        at.push(0);
+        for e in 0..self.first.len() {
+            items.extend(self.of(e));
+            at.push(items.len() as u32);
         }
-        if let Some(last) = lists.at.last_mut() {
-            *last = to as u32;
-        }
-        lists.items.truncate(to);
-        lists.items.shrink_to_fit();
-        lists
+        Lists { at, items }
     }
 }
 
@@ -196,29 +199,12 @@ fn step32(step: usize) -> u32 {
 }
 
 impl Fates {
-    /// Two passes over the trace and the firings: the entries counted, then kept (an element's
-    /// window once per list, a firing once per window, and a loss only of a window that no firing
-    /// so far emitted it from).
+    /// One pass over the trace and the firings, keeping an element's window once per list, a
+    /// firing once per window, and a loss only of a window that no firing so far emitted it from.
     pub fn new(run: &Run) -> Fates {
         let n = run.elements.len();
-        let mut counts = vec![[0u32; 4]; n];
-        entries(run, |e| {
-            let (elem, list) = match e {
-                Entry::Added(el, _) => (el, 0),
-                Entry::Late(el, _) => (el, 1),
-                Entry::Fired(el, ..) => (el, 2),
-                Entry::Lost(el, ..) => (el, 3),
-            };
-            if let Some(c) = counts.get_mut(elem as usize) {
-                c[list] += 1;
-            }
-        });
-        let count = |list: usize| counts.iter().map(|c| c[list]).collect::<Vec<u32>>();
-        let mut added = Fill::new(&count(0), 0u32);
-        let mut late = Fill::new(&count(1), 0u32);
-        let mut firings = Fill::new(&count(2), (0u32, 0u32, FiringKind::Main));
-        let mut lost = Fill::new(&count(3), (0u32, 0u32, Lost::Evicted));
-        drop(counts);
+        let (mut added, mut late) = (Chains::new(n), Chains::new(n));
+        let (mut firings, mut lost) = (Chains::new(n), Chains::new(n));
         let mut windows: Vec<Window> = Vec::new();
         // `u64` numbers: the engine's `FxHashMap<Window, u64>` (`KeyState::firings`) is in the
         // page's wasm already, and another map type there costs its code again.
@@ -234,20 +220,20 @@ impl Fates {
             Entry::Added(el, w) | Entry::Late(el, w) if (el as usize) < n => {
                 let list = if matches!(e, Entry::Added(..)) { &mut added } else { &mut late };
                 let w = number(w);
-                if !list.so_far(el as usize).contains(&w) {
+                if !list.of(el as usize).any(|x| x == w) {
                     list.push(el as usize, w);
                 }
             }
             Entry::Fired(el, step, w, kind) if (el as usize) < n => {
                 let w = number(w);
-                if !firings.so_far(el as usize).iter().any(|(_, fw, _)| *fw == w) {
+                if !firings.of(el as usize).any(|(_, fw, _)| fw == w) {
                     firings.push(el as usize, (step32(step), w, kind));
                 }
             }
             Entry::Lost(el, step, w, how) if (el as usize) < n => {
                 let (e, w) = (el as usize, number(w));
-                if !firings.so_far(e).iter().any(|(_, fw, _)| *fw == w)
-                    && !lost.so_far(e).iter().any(|(_, lw, _)| *lw == w)
+                if !firings.of(e).any(|(_, fw, _): (u32, u32, FiringKind)| fw == w)
+                    && !lost.of(e).any(|(_, lw, _): (u32, u32, Lost)| lw == w)
                 {
                     lost.push(e, (step32(step), w, how));
                 }
