@@ -15,7 +15,7 @@ use super::marbles::{lifted_marble, marbles};
 use super::marks::{marks, tvf_rows};
 use super::partitions::partitions;
 use super::px::px;
-use super::timers::timers;
+use super::timers::TimerLayer;
 use super::two_d::two_d;
 use super::watermark::{drag_label, watermark};
 use super::windows::windows;
@@ -102,7 +102,7 @@ fn svg(s: &Scene) -> Html {
                 { partitions(&s.partitions, s.width) }
                 { side_lane(&s.side) }
                 { windows(&s.windows) }
-                { timers(&s.timers, &s.expiries) }
+                <TimerLayer timers={s.timers.clone()} expiries={s.expiries.clone()} />
                 { tvf_rows(&s.tvf_rows) }
                 { marbles(&s.marbles) }
                 { marks(&s.marks) }
