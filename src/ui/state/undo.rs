@@ -110,8 +110,12 @@ impl ScenarioPatch {
         Scenario { input, ..self.head.clone() }
     }
 
+    /// The items and the configuration's texts (a long description is kept by every step).
     fn cost(&self) -> usize {
-        std::mem::size_of::<ScenarioPatch>() + items_cost(self.insert.len())
+        std::mem::size_of::<ScenarioPatch>()
+            + self.head.name.len()
+            + self.head.description.len()
+            + items_cost(self.insert.len())
     }
 }
 

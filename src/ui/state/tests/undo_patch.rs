@@ -184,3 +184,20 @@ fn a_large_stream_keeps_every_step_for_what_it_changed() {
     assert_eq!(*cur, *first);
     assert_eq!(edits.history.redo_len(), MAX_UNDO_STEPS);
 }
+
+/// Every step keeps the configuration's texts: a long description counts against the bound, so a
+/// scenario with a 1 MB description keeps fewer than 60 steps of one-item edits, not 60 copies.
+#[test]
+fn a_long_description_counts_against_the_bound() {
+    let mut cur = Rc::new(Scenario { description: "x".repeat(1 << 20), ..stream(10) });
+    let mut edits = Edits::default();
+    for n in 0..60 {
+        let before = edits.before(snapshot(&cur, n, "move"));
+        let now = Rc::new(Change::Move(n, 7 + n as i64).apply(&cur));
+        edits.after(before, EditKind::edit("move"), false, (&now, None, None), String::new);
+        cur = now;
+    }
+    assert!(edits.history.cost() <= MAX_UNDO_BYTES, "{} bytes", edits.history.cost());
+    assert!(edits.history.undo_len() < 60, "{} steps of a 1 MB description kept", edits.history.undo_len());
+    assert!(edits.history.undo_len() >= 40);
+}
