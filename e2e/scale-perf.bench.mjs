@@ -30,6 +30,25 @@ const pct = (xs, p) => {
 const r1 = (v) => Math.round(v * 10) / 10;
 const sizes = (process.env.SCALE_SIZES || '2000,10000,100000').split(',').map(Number);
 
+/** The page's wasm memory and JS heap, and the same of the engine's Web Worker (src/ui/worker_runner.rs). */
+async function readMemory(page) {
+  const m = await page.evaluate(() => ({
+    js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+    wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
+    workerWasm: 0,
+    workerJs: 0,
+  }));
+  for (const w of page.workers()) {
+    const wm = await w.evaluate(() => ({
+      wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
+      js: performance.memory ? performance.memory.usedJSHeapSize : 0,
+    }));
+    m.workerWasm += wm.wasm;
+    m.workerJs += wm.js;
+  }
+  return m;
+}
+
 const server = process.env.TIDEMARK_URL ? null : await startServer();
 const base = process.env.TIDEMARK_URL || server.url;
 const browser = await launchBrowser();
@@ -143,18 +162,8 @@ for (const n of sizes) {
         longTasks: window.__scale.longTasks
           .filter(([at]) => at >= window.__scale.onAt && at < window.__scale.offAt)
           .map(([, duration]) => duration),
-        js: performance.memory ? performance.memory.usedJSHeapSize : 0,
-        wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
       }));
-      // The engine's Web Worker (src/ui/worker_runner.rs) has a wasm memory and a JS heap of its own.
-      for (const w of page.workers()) {
-        const wm = await w.evaluate(() => ({
-          wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
-          js: performance.memory ? performance.memory.usedJSHeapSize : 0,
-        }));
-        m.workerWasm = (m.workerWasm || 0) + wm.wasm;
-        m.workerJs = (m.workerJs || 0) + wm.js;
-      }
+      Object.assign(m, await readMemory(page));
       // A rest mid-drag: after the memory is read, so that it does not count in it.
       const entry2 = page.locator('[data-testid="element"][tabindex="0"]');
       const box2 = await entry2.boundingBox();
@@ -171,21 +180,6 @@ for (const n of sizes) {
       // on show already): done is enough.
       await until(page, 'the run after the second drop', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
       // Three more drags, each with a rest and a drop, then the memory again.
-      const memory = async () => {
-        const x = await page.evaluate(() => ({
-          js: performance.memory ? performance.memory.usedJSHeapSize : 0,
-          wasm: window.__tidemarkWasmBytes ? window.__tidemarkWasmBytes() : 0,
-        }));
-        for (const w of page.workers()) {
-          const wm = await w.evaluate(() => ({
-            wasm: self.__tidemarkWasmBytes ? self.__tidemarkWasmBytes() : 0,
-            js: performance.memory ? performance.memory.usedJSHeapSize : 0,
-          }));
-          x.wasm += wm.wasm;
-          x.js += wm.js;
-        }
-        return r1((x.wasm + x.js) / 1048576);
-      };
       for (let c = 0; c < 3; c++) {
         const e = await page.locator('[data-testid="element"][tabindex="0"]').boundingBox();
         const [ex, ey] = [e.x + e.width / 2, e.y + e.height / 2];
@@ -197,7 +191,8 @@ for (const n of sizes) {
         await page.mouse.up();
         await until(page, `the run after drag ${c + 3}`, () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 60000);
       }
-      const afterDrags = await memory();
+      const after = await readMemory(page);
+      const afterDrags = r1((after.wasm + after.js + after.workerWasm + after.workerJs) / 1048576);
       // The view's gestures: the wheel, then a pan (pressed on the axis, the background).
       const tl = await page.locator('[data-testid="timeline"]').boundingBox();
       const gesture = async (step) => {
@@ -234,8 +229,8 @@ for (const n of sizes) {
         pan,
         memoryMB: {
           page: { wasm: r1(m.wasm / 1048576), js: r1(m.js / 1048576) },
-          worker: { wasm: r1((m.workerWasm || 0) / 1048576), js: r1((m.workerJs || 0) / 1048576) },
-          total: r1((m.wasm + m.js + (m.workerWasm || 0) + (m.workerJs || 0)) / 1048576),
+          worker: { wasm: r1(m.workerWasm / 1048576), js: r1(m.workerJs / 1048576) },
+          total: r1((m.wasm + m.js + m.workerWasm + m.workerJs) / 1048576),
           afterFiveDrags: afterDrags,
         },
       };

@@ -252,6 +252,7 @@ impl Fates {
     }
 
     /// A table of these elements' fates (tests).
+    #[cfg(test)]
     pub fn from_elems(elems: &[ElemFate]) -> Fates {
         let mut windows: Vec<Window> = Vec::new();
         let mut number = |w: &Window| match windows.iter().position(|x| x == w) {
@@ -279,11 +280,13 @@ impl Fates {
         Fates(Rc::new(t))
     }
 
-    /// How many elements the table has.
+    /// How many elements the table has (tests).
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.0.added.at.len().saturating_sub(1)
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
