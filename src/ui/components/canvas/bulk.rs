@@ -161,8 +161,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
         });
     }
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 3.0);
-    // Browsers refuse canvases much larger than 16k device pixels a side.
-    let (cw, ch) = ((w * dpr).min(16_384.0).round(), (band * dpr).min(16_384.0).round());
+    let (cw, ch) = bitmap_size(w, band, dpr);
     let o = overlay(s);
     let class = classes!("canvas", "overlay", s.dragging.then_some("dragging"));
     html! {
@@ -188,6 +187,19 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
             </svg>
         </div>
     }
+}
+
+/// The largest side of a canvas bitmap: browsers refuse canvases much larger than 16k device
+/// pixels a side.
+const MAX_BITMAP_SIDE: f64 = 16_384.0;
+
+/// The bitmap (device px) of a canvas `w` × `band` CSS px at `dpr` device px each: one ratio both
+/// ways, lowered where a side would pass [`MAX_BITMAP_SIDE`] (a taller band at a high device
+/// pixel ratio is drawn less sharp; capping the one side alone squashed it, for `paint` draws at
+/// the width's ratio).
+fn bitmap_size(w: f64, band: f64, dpr: f64) -> (f64, f64) {
+    let ratio = dpr.min(MAX_BITMAP_SIDE / w.max(1.0)).min(MAX_BITMAP_SIDE / band.max(1.0));
+    ((w * ratio).round().clamp(1.0, MAX_BITMAP_SIDE), (band * ratio).round().clamp(1.0, MAX_BITMAP_SIDE))
 }
 
 /// The overlay's share of the scene: the objects of `scene.overlay`.
@@ -368,42 +380,101 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
         overlay: _,
     } = s;
     let width = *width;
-    // The lanes in the band (they are in y order), and the band's other items by their y.
-    let from = lanes.partition_point(|l| l.y + l.height < rows.0);
-    let to = lanes.partition_point(|l| l.y <= rows.1);
-    let shown = lanes.get(from..to.max(from)).unwrap_or(&[]);
-    // (40 units spare: text and glyphs reach beyond their item's `y`.)
-    let overlaps = |y: f64, h: f64| y + h >= rows.0 - 40.0 && y <= rows.1 + 40.0;
-    let in_rows = |y: f64| overlaps(y, 0.0);
-    lane_boxes(&mut boxes, shown, from, width);
     if let Some(t) = two_d {
+        let (first, shown) = lanes_in(lanes, rows);
+        lane_boxes(&mut boxes, shown, first, width);
         put(&boxes);
         lane_labels(ctx, shown);
-        draw_two_d(ctx, t, width, &in_rows);
+        draw_two_d(ctx, t, width, &|y| overlaps(rows, y, 0.0));
         return;
     }
-    let side_shown = overlaps(side.y, dims::SIDE_LANE);
-    if side_shown {
+    let band = Band::of(lanes, side, windows, timers, marbles, width, rows);
+    lane_boxes(&mut boxes, band.lanes, band.first, width);
+    if band.side {
         side_boxes(&mut boxes, side, width);
     }
-    let bands: Vec<&WindowItem> = windows
-        .iter()
-        .flat_map(|g| g.items.iter())
-        .filter(|w| overlaps(w.y, w.height) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width))
-        .collect();
-    window_boxes(&mut boxes, &bands);
-    let (dense, discs) = marble_lanes(shown, marbles, width);
-    for (lane, items) in &dense {
+    window_boxes(&mut boxes, &band.windows);
+    for (lane, items) in &band.dense {
         density(&mut boxes, items, lane.marble_y, width);
     }
     put(&boxes);
-    lane_labels(ctx, shown);
-    if side_shown {
+    lane_labels(ctx, band.lanes);
+    if band.side {
         side_title(ctx, side);
     }
-    window_counts(ctx, &bands);
-    draw_timers(ctx, timers, width, &in_rows);
-    draw_discs(ctx, &discs);
+    window_counts(ctx, &band.windows);
+    draw_timers(ctx, &band.timers);
+    draw_discs(ctx, &band.discs);
+}
+
+/// Whether an item from height `y`, `h` high, reaches into the heights `rows` (scene units), with
+/// 40 units to spare: text and glyphs reach beyond their item's `y`.
+fn overlaps(rows: (f64, f64), y: f64, h: f64) -> bool {
+    y + h >= rows.0 - 40.0 && y <= rows.1 + 40.0
+}
+
+/// The lanes that reach into the heights `rows` (lanes are in y order), and the first one's number.
+fn lanes_in(lanes: &[LaneItem], rows: (f64, f64)) -> (usize, &[LaneItem]) {
+    let from = lanes.partition_point(|l| l.y + l.height < rows.0);
+    let to = lanes.partition_point(|l| l.y <= rows.1);
+    (from, lanes.get(from..to.max(from)).unwrap_or(&[]))
+}
+
+/// What a paint of the heights `rows` draws: the scene's items in those rows and in the visible
+/// time range (the level of detail's extent), each kind looked through once.
+struct Band<'a> {
+    /// The lanes in the rows, the first of them lane number `first`.
+    lanes: &'a [LaneItem],
+    first: usize,
+    /// Whether the side output's lane is in the rows.
+    side: bool,
+    windows: Vec<&'a WindowItem>,
+    /// The timers by status, in [`TIMER_INKS`]' order.
+    timers: [Vec<&'a TimerItem>; 3],
+    /// The lanes' visible marbles: lanes with more than fit side by side (drawn as density), and
+    /// the others (drawn as discs).
+    dense: Vec<LaneMarbles<'a>>,
+    discs: Vec<LaneMarbles<'a>>,
+}
+
+impl<'a> Band<'a> {
+    fn of(
+        lanes: &'a [LaneItem],
+        side: &SideLane,
+        windows: &'a [WindowGroup],
+        timers: &'a [TimerItem],
+        marbles: &'a [MarbleGroup],
+        width: f64,
+        rows: (f64, f64),
+    ) -> Band<'a> {
+        let (first, shown) = lanes_in(lanes, rows);
+        let windows = windows
+            .iter()
+            .flat_map(|g| g.items.iter())
+            .filter(|w| {
+                overlaps(rows, w.y, w.height) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width)
+            })
+            .collect();
+        // One pass over the timers (there are 100,000 and more at 100,000 elements), not one a status.
+        let mut by_status: [Vec<&TimerItem>; 3] = Default::default();
+        for t in timers.iter().filter(|t| overlaps(rows, t.y, 0.0) && visible(t.x, t.x, width)) {
+            if let Some(list) =
+                TIMER_INKS.iter().position(|(status, _)| *status == t.status).and_then(|i| by_status.get_mut(i))
+            {
+                list.push(t);
+            }
+        }
+        let (dense, discs) = marble_lanes(shown, marbles, width);
+        Band {
+            lanes: shown,
+            first,
+            side: overlaps(rows, side.y, dims::SIDE_LANE),
+            windows,
+            timers: by_status,
+            dense,
+            discs,
+        }
+    }
 }
 
 fn visible(x0: f64, x1: f64, width: f64) -> bool {
@@ -550,18 +621,20 @@ const OPEN_ROWS: usize = 8;
 /// 2026-12-03). Paths are kept short, and triangles are closed with a line instead.
 const PATH_CHUNK: usize = 256;
 
+/// The timers' statuses in drawing order, and their glyphs' fills.
+const TIMER_INKS: [(TimerStatus, &str); 3] =
+    [(TimerStatus::Registered, "#ffffff"), (TimerStatus::Fired, ink::TIMER), (TimerStatus::Deleted, "#e4e4e4")];
+
 /// The timers in paths per status (▼ trigger, ■ cleanup), each filled and stroked; timers that
 /// fall on the same pixel with the same glyph are drawn once.
-fn draw_timers(ctx: &CanvasRenderingContext2d, timers: &[TimerItem], width: f64, in_rows: &dyn Fn(f64) -> bool) {
+fn draw_timers(ctx: &CanvasRenderingContext2d, by_status: &[Vec<&TimerItem>; 3]) {
     ctx.set_stroke_style_str(ink::TIMER);
-    for (status, fill) in
-        [(TimerStatus::Registered, "#ffffff"), (TimerStatus::Fired, ink::TIMER), (TimerStatus::Deleted, "#e4e4e4")]
-    {
+    for ((_, fill), timers) in TIMER_INKS.iter().zip(by_status) {
         ctx.set_fill_style_str(fill);
-        let mut drawn = std::collections::HashSet::new();
+        let mut drawn = rustc_hash::FxHashSet::default();
         let mut open = 0;
         ctx.begin_path();
-        for t in timers.iter().filter(|t| t.status == status && in_rows(t.y) && visible(t.x, t.x, width)) {
+        for t in timers {
             let cleanup = t.kind == "cleanup";
             if !drawn.insert((t.x.round() as i32, t.y.round() as i32, cleanup)) {
                 continue;
@@ -862,6 +935,96 @@ mod tests {
                 assert!(b.list().iter().any(|x| x.0 <= c && c < x.1), "marble {} at {}", m.index, m.x);
             }
         }
+    }
+
+    /// A paint of some rows and part of the width draws exactly the items that reach into them:
+    /// lanes, windows (with their hatches), timers (by status, in the scene's order), marbles
+    /// (each in its lane, dense or as discs), and the side output's lane; everything else is left
+    /// out. Over a scene of 300 lanes, for bands at the top, in the middle and at the bottom, and
+    /// for the whole width and its left half.
+    #[test]
+    fn a_band_draws_what_reaches_into_its_rows_and_nothing_else() {
+        use super::*;
+        let st = bulk_state_of(300, r#""allowed_lateness": 20000,"#);
+        let s = &st.scene;
+        assert_eq!(s.lanes.len(), 300);
+        let reaches = |rows: (f64, f64), y0: f64, y1: f64| y1 >= rows.0 - 40.0 && y0 <= rows.1 + 40.0;
+        let on = |x0: f64, x1: f64, width: f64| x1 >= -10.0 && x0 <= width + 10.0;
+        let h = s.side.y + dims::SIDE_LANE;
+        let mut seen = (0, 0, 0, 0);
+        for rows in [(0.0, 600.0), (h * 0.4, h * 0.4 + 900.0), (h - 500.0, h + 10.0)] {
+            for width in [s.width, s.width / 2.0] {
+                let b = Band::of(&s.lanes, &s.side, &s.windows, &s.timers, &s.marbles, width, rows);
+                let lanes: Vec<usize> = (0..s.lanes.len())
+                    .filter(|&i| s.lanes[i].y + s.lanes[i].height >= rows.0 && s.lanes[i].y <= rows.1)
+                    .collect();
+                assert_eq!((b.first, b.lanes.len()), (lanes[0], lanes.len()), "the lanes of {rows:?}");
+                assert_eq!(b.side, reaches(rows, s.side.y, h), "the side output's lane in {rows:?}");
+                let want: Vec<&WindowItem> = s
+                    .windows
+                    .iter()
+                    .flat_map(|g| g.items.iter())
+                    .filter(|w| {
+                        reaches(rows, w.y, w.y + w.height)
+                            && on(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width)
+                    })
+                    .collect();
+                assert!(
+                    b.windows.len() == want.len() && b.windows.iter().zip(&want).all(|(a, b)| std::ptr::eq(*a, *b))
+                );
+                for (i, (status, _)) in TIMER_INKS.iter().enumerate() {
+                    let want: Vec<&TimerItem> = s
+                        .timers
+                        .iter()
+                        .filter(|t| t.status == *status && reaches(rows, t.y, t.y) && on(t.x, t.x, width))
+                        .collect();
+                    let got = &b.timers[i];
+                    assert!(got.len() == want.len() && got.iter().zip(&want).all(|(a, b)| std::ptr::eq(*a, *b)));
+                    seen.1 += got.len();
+                }
+                let mut marbles: Vec<usize> =
+                    b.dense.iter().chain(&b.discs).flat_map(|(_, m)| m.iter().map(|m| m.index)).collect();
+                marbles.sort_unstable();
+                let mut want: Vec<usize> = s
+                    .marbles
+                    .iter()
+                    .flat_map(|g| g.items.iter())
+                    .filter(|m| on(m.x, m.x, width) && b.lanes.iter().any(|l| m.y >= l.y && m.y < l.y + l.height))
+                    .map(|m| m.index)
+                    .collect();
+                want.sort_unstable();
+                assert_eq!(marbles, want, "the marbles of {rows:?}, {width} wide");
+                for (lane, items) in b.dense.iter().chain(&b.discs) {
+                    assert!(items.iter().all(|m| m.y >= lane.y && m.y < lane.y + lane.height), "in their lane");
+                }
+                seen.0 += b.windows.len();
+                seen.2 += marbles.len();
+                seen.3 += usize::from(b.side);
+            }
+        }
+        // The bands are not all empty, nor all the scene.
+        let (windows, timers, marbles, sides) = seen;
+        let all = s.windows.iter().map(|g| g.items.len()).sum::<usize>();
+        assert!(windows > 0 && windows < 6 * all, "{windows} of {all} windows six times");
+        assert!(timers > 0 && marbles > 0 && sides == 2, "{timers} timers, {marbles} marbles, {sides} sides");
+    }
+
+    /// A canvas bitmap keeps one device-pixel ratio both ways and no side over the browsers'
+    /// limit: a band taller than the limit at the device's ratio is drawn at a lower one, not
+    /// squashed.
+    #[test]
+    fn a_bitmap_keeps_its_aspect_within_the_limit() {
+        use super::{MAX_BITMAP_SIDE, bitmap_size};
+        assert_eq!(bitmap_size(1400.0, 4200.0, 2.0), (2800.0, 8400.0), "within the limit: the device's ratio");
+        for (w, band, dpr) in
+            [(1400.0, 6000.0, 3.0), (1920.0, 9000.0, 2.0), (20_000.0, 800.0, 1.0), (700.0, 30_000.0, 3.0)]
+        {
+            let (cw, ch) = bitmap_size(w, band, dpr);
+            assert!(cw <= MAX_BITMAP_SIDE && ch <= MAX_BITMAP_SIDE, "{w}×{band} at {dpr}: {cw}×{ch}");
+            assert!(cw.max(ch) >= MAX_BITMAP_SIDE - 1.0, "{w}×{band} at {dpr}: as sharp as the limit allows");
+            assert!(((cw / w) - (ch / band)).abs() < 0.01, "{w}×{band} at {dpr}: {cw}×{ch} is squashed");
+        }
+        assert_eq!(bitmap_size(0.0, 0.0, 2.0), (1.0, 1.0), "an empty canvas is one pixel");
     }
 
     /// Touching or overlapping rectangles of a row become one, also when rows are taken in turn;
