@@ -448,8 +448,14 @@ impl<'a> Band<'a> {
         rows: (f64, f64),
     ) -> Band<'a> {
         let (first, shown) = lanes_in(lanes, rows);
+        // The groups of the lanes in reach (with the slack of `overlaps`: an item is inside its
+        // lane) are looked through, not every item: a band of a few lanes, the rest of a paint
+        // or a scroll among many keys, is cheap.
+        let (near, near_lanes) = lanes_in(lanes, (rows.0 - 40.0, rows.1 + 40.0));
+        let near = near..near + near_lanes.len();
         let windows = windows
             .iter()
+            .filter(|g| near.contains(&g.lane))
             .flat_map(|g| g.items.iter())
             .filter(|w| {
                 overlaps(rows, w.y, w.height) && visible(w.x0, w.x0 + w.width + w.hatch_px.unwrap_or(0.0), width)
@@ -464,7 +470,7 @@ impl<'a> Band<'a> {
                 list.push(t);
             }
         }
-        let (dense, discs) = marble_lanes(shown, marbles, width);
+        let (dense, discs) = marble_lanes(shown, first, marbles, width);
         Band {
             lanes: shown,
             first,
@@ -672,15 +678,18 @@ fn lane_at(lanes: &[LaneItem], y: f64) -> Option<usize> {
 /// A lane's visible marbles.
 type LaneMarbles<'a> = (&'a LaneItem, Vec<&'a MarbleItem>);
 
-/// Per lane, its visible marbles: lanes with more than fit side by side (drawn as density), and
-/// the others (drawn as discs).
+/// Per lane of `lanes` (the first of them lane number `first`), its visible marbles: lanes with
+/// more than fit side by side (drawn as density), and the others (drawn as discs).
 fn marble_lanes<'a>(
     lanes: &'a [LaneItem],
+    first: usize,
     groups: &'a [MarbleGroup],
     width: f64,
 ) -> (Vec<LaneMarbles<'a>>, Vec<LaneMarbles<'a>>) {
     let mut per_lane: Vec<Vec<&MarbleItem>> = vec![Vec::new(); lanes.len()];
-    for m in groups.iter().flat_map(|g| g.items.iter()) {
+    // Only the groups of these lanes: a marble is inside its group's lane.
+    let of_lanes = first..first + lanes.len();
+    for m in groups.iter().filter(|g| of_lanes.contains(&g.lane)).flat_map(|g| g.items.iter()) {
         if let Some(l) = lane_at(lanes, m.y)
             && visible(m.x, m.x, width)
         {
@@ -840,7 +849,7 @@ mod tests {
         let mut st = bulk_state_of(3, "");
         st.dispatch(crate::ui::action::Action::Resize { width_px: 1400.0, height_px: 2400.0 });
         let s = st.scene.clone();
-        let (dense, _) = marble_lanes(&s.lanes, &s.marbles, s.width);
+        let (dense, _) = marble_lanes(&s.lanes, 0, &s.marbles, s.width);
         assert_eq!(dense.len(), 3, "every lane dense");
         for (lane, items) in &dense {
             let unstretched = lane.y + lane.height - dims::MARBLE_ROW / 2.0 - 2.0;
@@ -916,7 +925,7 @@ mod tests {
         }
         assert!(wide > 0 && hatched > 0, "{wide} wide, {thin} thin, {hatched} hatched");
 
-        let (dense, discs) = marble_lanes(&s.lanes, &s.marbles, s.width);
+        let (dense, discs) = marble_lanes(&s.lanes, 0, &s.marbles, s.width);
         assert!(!dense.is_empty(), "{} dense lanes, {} with discs", dense.len(), discs.len());
         for (lane, items) in &dense {
             let mut b = Boxes::new(k, top);
