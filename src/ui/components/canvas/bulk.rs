@@ -199,7 +199,7 @@ const MAX_BITMAP_SIDE: f64 = 16_384.0;
 /// the width's ratio).
 fn bitmap_size(w: f64, band: f64, dpr: f64) -> (f64, f64) {
     let ratio = dpr.min(MAX_BITMAP_SIDE / w.max(1.0)).min(MAX_BITMAP_SIDE / band.max(1.0));
-    ((w * ratio).round().clamp(1.0, MAX_BITMAP_SIDE), (band * ratio).round().clamp(1.0, MAX_BITMAP_SIDE))
+    ((w * ratio).round(), (band * ratio).round())
 }
 
 /// The overlay's share of the scene: the objects of `scene.overlay`.
@@ -464,11 +464,13 @@ impl<'a> Band<'a> {
         // One pass over the timers (there are 100,000 and more at 100,000 elements), not one a status.
         let mut by_status: [Vec<&TimerItem>; 3] = Default::default();
         for t in timers.iter().filter(|t| overlaps(rows, t.y, 0.0) && visible(t.x, t.x, width)) {
-            if let Some(list) =
-                TIMER_INKS.iter().position(|(status, _)| *status == t.status).and_then(|i| by_status.get_mut(i))
-            {
-                list.push(t);
-            }
+            // (`TIMER_INKS`' order.)
+            let slot = match t.status {
+                TimerStatus::Registered => 0,
+                TimerStatus::Fired => 1,
+                TimerStatus::Deleted => 2,
+            };
+            by_status[slot].push(t);
         }
         let (dense, discs) = marble_lanes(shown, first, marbles, width);
         Band {
@@ -1033,7 +1035,7 @@ mod tests {
             assert!(cw.max(ch) >= MAX_BITMAP_SIDE - 1.0, "{w}×{band} at {dpr}: as sharp as the limit allows");
             assert!(((cw / w) - (ch / band)).abs() < 0.01, "{w}×{band} at {dpr}: {cw}×{ch} is squashed");
         }
-        assert_eq!(bitmap_size(0.0, 0.0, 2.0), (1.0, 1.0), "an empty canvas is one pixel");
+        assert_eq!(bitmap_size(0.0, 0.0, 2.0), (0.0, 0.0), "an empty canvas");
     }
 
     /// Touching or overlapping rectangles of a row become one, also when rows are taken in turn;
