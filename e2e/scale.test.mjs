@@ -191,6 +191,30 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('10,000 elements: arrow keys queued faster than the steps are drawn move the playhead, and the scene is built once for them', async (t) => {
+  const { app, page } = await streamAtTheEnd(t, 10000, 'canvas', async () => {});
+  const playhead = page.locator('[data-testid="playhead"]');
+  const canvas = page.locator('[data-testid="bulk-canvas"]');
+  await until(page, 'the bulk drawing painted', () => canvas.evaluate((c) => c.dataset.painted === c.dataset.generation));
+  const end = Number(await playhead.getAttribute('data-step'));
+  const built = Number(await canvas.getAttribute('data-generation'));
+  // Ten ArrowLefts in one task, as a held key's repeats queue while a step is drawn
+  // (state/step_later.rs): each moves the playhead, the fold and scene wait for the show after them.
+  await page.evaluate(() => {
+    for (let i = 0; i < 10; i++) {
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, cancelable: true }));
+    }
+  });
+  await until(page, 'the playhead ten steps back', () => playhead.getAttribute('data-step'), (v) => Number(v) === end - 10);
+  await until(page, 'the bulk drawing painted', () => canvas.evaluate((c) => c.dataset.painted === c.dataset.generation));
+  assert.equal(Number(await canvas.getAttribute('data-generation')), built + 1, 'one scene built for the ten moves');
+  // A key pressed alone is one move and one build, as ever.
+  await page.keyboard.press('ArrowRight');
+  await until(page, 'one step forward', () => playhead.getAttribute('data-step'), (v) => Number(v) === end - 9);
+  await until(page, 'its scene', () => canvas.getAttribute('data-generation'), (v) => Number(v) === built + 2);
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('after a large run the press primes the fresh worker: the scenario goes once, before the moves, which go as patches', async (t) => {
   // 30,000 elements: the load's answer (≈ 13 MB) is over RECYCLE_ANSWER_BYTES, so the worker is
   // replaced after it and holds nothing when the drag starts.

@@ -79,6 +79,9 @@ pub enum Action {
     InstallStage {
         revision: u64,
     },
+    /// The playhead's step shown, after moves of it over a large scene (`state::step_later`):
+    /// its fold and scene made once for all the moves queued before.
+    ShowStep,
     /// Stop the runs that are out (the Cancel button of a long run): the run on show stays, with
     /// the scenario it was made from.
     CancelRun,

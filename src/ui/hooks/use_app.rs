@@ -80,6 +80,10 @@ impl Reducible for AppCell {
         if stage.is_some() && Rc::ptr_eq(&state, &self.state) && state.borrow().staging() == stage {
             return self;
         }
+        // Nor does a playhead moved over a large scene before its step is shown (`state::step_later`).
+        if Rc::ptr_eq(&state, &self.state) && state.borrow().step_waiting() {
+            return self;
+        }
         Rc::new(AppCell { state, version: self.version + 1 })
     }
 }

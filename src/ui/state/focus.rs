@@ -44,6 +44,8 @@ impl AppState {
             Action::View(ViewAction::Settle) => !self.view.gesture || self.view_preview().is_none(),
             // The stage of an answer no longer staged (a newer request dropped it).
             Action::InstallStage { revision } => self.staging() != Some(*revision),
+            // A step shown already (another action showed it with itself).
+            Action::ShowStep => !self.step_waiting(),
             _ => false,
         }
     }

@@ -45,6 +45,7 @@ mod focus;
 mod open;
 mod scene_key;
 mod staged;
+mod step_later;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -128,6 +129,8 @@ pub struct AppState {
     scene_key: Option<SceneKey>,
     /// A worker's answer being installed in stages (`staged`), the run on show still shown.
     staged: Option<staged::Staged>,
+    /// An `Action::ShowStep` is out: the playhead's fold and scene wait for it (`step_later`).
+    step_later: bool,
     /// The newest revision any compare document (B) asked for: a new B counts on from it, so that
     /// the answer to an old B's run still out is stale for the new one.
     compare_revisions: u64,
@@ -168,6 +171,7 @@ impl AppState {
             fold_views: FoldViews::default(),
             scene_key: None,
             staged: None,
+            step_later: false,
             compare_revisions: 0,
         };
         s.refresh();
@@ -179,6 +183,7 @@ impl AppState {
     pub fn dispatch(&mut self, action: Action) {
         let kind = self.edit_kind(&action);
         let before = self.edits.before(self.snapshot(kind.label.clone()));
+        let playhead_only = self.only_moves_playhead(&action);
         self.reduce(action);
         self.sync_compare();
         self.drain();
@@ -187,6 +192,11 @@ impl AppState {
         let compare = self.compare.as_ref().map(Compare::kept);
         let now = (&self.doc.scenario, preset.as_deref(), compare.as_ref());
         self.edits.after(before, kind, self.drag.is_some(), now, || title);
+        // A large scene's playhead is shown once the moves queued meanwhile are in (`step_later`).
+        if playhead_only && self.show_step_later() {
+            return;
+        }
+        self.step_later = false;
         self.refresh();
     }
 
@@ -230,6 +240,8 @@ impl AppState {
             Action::RunFinished(f) => self.run_finished(f),
             Action::RunArrived(a) => self.run_arrived(a),
             Action::InstallStage { revision } => self.install_stage(revision),
+            // (`dispatch` shows the playhead's step after it.)
+            Action::ShowStep => {}
             Action::CancelRun => self.cancel_run(),
             Action::Teach(a) => self.reduce_teach(a),
             Action::Compare(a) => self.reduce_compare(a),

@@ -11,6 +11,7 @@ mod runs;
 pub(crate) mod runs_support;
 pub(crate) mod scale;
 pub(crate) mod staged;
+mod step_later;
 mod teach;
 mod undo;
 mod undo_patch;

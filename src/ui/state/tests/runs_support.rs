@@ -98,6 +98,20 @@ impl Deferring {
         self.later.take().into_iter().map(unread).collect()
     }
 
+    /// Dispatches the deferred `ShowStep`s (a playhead moved over a large scene, `state::step_later`),
+    /// and leaves the other deferred actions in their order.
+    pub fn show_steps(&self, st: &mut AppState) {
+        let shows: Vec<Action> = {
+            let mut deferred = self.deferred.borrow_mut();
+            let (shows, rest) = deferred.drain(..).partition(|a| *a == Action::ShowStep);
+            *deferred = rest;
+            shows
+        };
+        for a in shows {
+            st.dispatch(a);
+        }
+    }
+
     /// The oldest deferred action, if any.
     pub fn next(&self) -> Option<Action> {
         let mut deferred = self.deferred.borrow_mut();

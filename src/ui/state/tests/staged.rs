@@ -53,6 +53,9 @@ pub(crate) fn moved(at_once: bool) -> (AppState, Option<Rc<Deferring>>, Option<R
         (st, Some(d), None)
     };
     st.dispatch(Action::Play(PlayAction::SetStep(1800)));
+    if let Some(d) = &deferring {
+        d.show_steps(&mut st);
+    }
     let m = marble(&st, 7);
     st.dispatch(start(DragStart::Element(7), m.x, 0.0));
     let answer_all = |st: &mut AppState| match (&deferring, &later) {

@@ -1,0 +1,131 @@
+//! A playhead moved over a large scene (`state::step_later`): the moves queued before the
+//! deferred `ShowStep` move the playhead and show nothing; `ShowStep` shows what stepping there at
+//! once shows; any other action shows the step with itself; small scenes and runners that cannot
+//! defer step at once; as Yew holds the state, the moves before the show are no new version.
+
+use std::rc::Rc;
+
+use super::arrived::drawn;
+use super::runs_support::{deferring_loaded, later_loaded};
+use super::scale::spread;
+use super::*;
+use crate::ui::action::PlayAction;
+use crate::ui::hooks::AppCell;
+use crate::ui::scene::{Backend, Scene};
+use yew::Reducible;
+
+/// The deferred `ShowStep`s.
+fn shows(d: &super::runs_support::Deferring) -> usize {
+    d.deferred.borrow().iter().filter(|a| **a == Action::ShowStep).count()
+}
+
+/// What `st` shows equals what `direct` shows: fold and scene (but its build's number and the
+/// count of playhead moves its animations are numbered by), playhead.
+fn same_step_on_show(st: &AppState, direct: &AppState) {
+    assert_eq!(st.play.step, direct.play.step);
+    assert_eq!(st.fold_key.1, st.play.step, "the fold is the playhead's");
+    assert!(*st.fold == *direct.fold, "the same fold");
+    let scene = |st: &AppState| Scene { anim_seq: 0, ..drawn(&st.scene) };
+    let (a, b) = (scene(st), scene(direct));
+    assert_eq!(a.animate, b.animate);
+    assert!(a.marbles == b.marbles, "the same marbles");
+    assert!(a.windows == b.windows, "the same windows");
+    assert!(a.timers == b.timers, "the same timers");
+    assert!(a == b, "the same scene");
+}
+
+#[test]
+fn held_keys_over_a_large_scene_move_the_playhead_and_the_step_is_shown_once() {
+    let json = spread(3000);
+    let (mut st, d) = deferring_loaded(&json);
+    // The same actions on a runner that cannot defer: every step shown at once.
+    let (mut direct, _) = later_loaded(&json);
+    assert_eq!(st.scene.backend, Backend::Canvas);
+    let end = st.play.step;
+    assert_eq!(end, 3000, "at the end");
+    let (fold, scene) = (st.fold.clone(), st.scene.clone());
+    for k in 1..=5 {
+        let key = Action::Key(KeyInput::page("ArrowLeft"));
+        st.dispatch(key.clone());
+        direct.dispatch(key);
+        assert_eq!(st.play.step, end - k, "key {k} moved the playhead");
+        assert!(Rc::ptr_eq(&st.fold, &fold) && Rc::ptr_eq(&st.scene, &scene), "key {k}: nothing made yet");
+        assert!(st.step_waiting());
+        assert_eq!(shows(&d), 1, "one show asked for, by the first key");
+        assert_eq!(direct.fold_key.1, end - k, "at once where the runner cannot defer");
+    }
+    // The slider and the step buttons count as moves of the playhead too.
+    for a in [PlayAction::SetStep(end - 40), PlayAction::Forward] {
+        st.dispatch(Action::Play(a));
+        direct.dispatch(Action::Play(a));
+    }
+    assert_eq!((st.play.step, shows(&d)), (end - 39, 1));
+    assert!(!st.changes_nothing(&Action::ShowStep));
+    d.show_steps(&mut st);
+    assert!(!st.step_waiting());
+    assert!(!Rc::ptr_eq(&st.fold, &fold) && !Rc::ptr_eq(&st.scene, &scene), "made at the show");
+    same_step_on_show(&st, &direct);
+    // Back to where the scene was made: shown again, as at once.
+    st.dispatch(Action::Play(PlayAction::Last));
+    direct.dispatch(Action::Play(PlayAction::Last));
+    d.show_steps(&mut st);
+    same_step_on_show(&st, &direct);
+}
+
+#[test]
+fn another_action_shows_the_step_with_itself_and_the_show_then_changes_nothing() {
+    let (mut st, d) = deferring_loaded(&spread(3000));
+    let end = st.play.step;
+    st.dispatch(Action::Play(PlayAction::Back));
+    st.dispatch(Action::Play(PlayAction::Back));
+    assert!(st.step_waiting());
+    st.dispatch(Action::Resize { width_px: 1100.0, height_px: 800.0 });
+    assert!(!st.step_waiting());
+    assert_eq!(st.fold_key.1, end - 2, "shown with the resize");
+    let fold = st.fold.clone();
+    assert!(st.changes_nothing(&Action::ShowStep), "the show that was out changes nothing");
+    // A move after it asks for a show of its own (the one out was spent).
+    st.dispatch(Action::Play(PlayAction::Back));
+    assert!(st.step_waiting());
+    assert_eq!(shows(&d), 2);
+    d.show_steps(&mut st);
+    assert_eq!(st.fold_key.1, end - 3);
+    assert!(!Rc::ptr_eq(&st.fold, &fold));
+}
+
+#[test]
+fn svg_scenes_and_runners_that_cannot_defer_show_every_step_at_once() {
+    let (mut st, d) = deferring_loaded(&spread(300));
+    assert_eq!(st.scene.backend, Backend::Svg);
+    let end = st.play.step;
+    st.dispatch(Action::Play(PlayAction::Back));
+    assert_eq!((st.fold_key.1, shows(&d)), (end - 1, 0));
+    let (mut st, d) = deferring_loaded(&spread(3000));
+    d.fails.set(true);
+    let end = st.play.step;
+    st.dispatch(Action::Play(PlayAction::Back));
+    assert!(!st.step_waiting());
+    assert_eq!((st.fold_key.1, shows(&d)), (end - 1, 0));
+}
+
+/// As Yew holds the state: the moves before the show are no new version (no render), the show is.
+#[test]
+fn moves_before_the_show_render_nothing_and_the_show_renders() {
+    let (st, d) = deferring_loaded(&spread(3000));
+    let end = st.play.step;
+    let cell = Rc::new(AppCell::new(st));
+    let mut now = cell.clone();
+    for _ in 0..3 {
+        let next = now.clone().reduce(Action::Key(KeyInput::page("ArrowLeft")));
+        assert!(Rc::ptr_eq(&next, &now), "a move: no render");
+        now = next;
+    }
+    assert_eq!(now.get().play.step, end - 3);
+    let show = d.next().unwrap_or_else(|| panic!("a show deferred"));
+    assert_eq!(show, Action::ShowStep);
+    let shown = now.clone().reduce(show);
+    assert!(!Rc::ptr_eq(&shown, &now) && *shown != *now, "the show renders");
+    assert_eq!(shown.get().fold_key.1, end - 3);
+    // A show no longer waited for (shown already) renders nothing.
+    assert!(Rc::ptr_eq(&shown.clone().reduce(Action::ShowStep), &shown));
+}
