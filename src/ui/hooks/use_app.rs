@@ -80,9 +80,13 @@ impl Reducible for AppCell {
         if stage.is_some() && Rc::ptr_eq(&state, &self.state) && state.borrow().staging() == stage {
             return self;
         }
-        // Nor does a playhead moved over a large scene before its step is shown (`state::step_later`).
-        if Rc::ptr_eq(&state, &self.state) && state.borrow().step_waiting() {
-            return self;
+        // Nor does a playhead moved over a large scene before its step is shown (`state::step_later`);
+        // a copy to render shows it now.
+        if state.borrow().step_waiting() {
+            if Rc::ptr_eq(&state, &self.state) {
+                return self;
+            }
+            state.borrow_mut().show_waiting_step();
         }
         Rc::new(AppCell { state, version: self.version + 1 })
     }

@@ -181,9 +181,14 @@ impl AppState {
     /// The one way in: reduces `action`, hands run requests to the runner (an answer at once is
     /// reduced too), records the undo step and refreshes the fold at the playhead.
     pub fn dispatch(&mut self, action: Action) {
+        let playhead_only = self.only_moves_playhead(&action);
+        // Any other action acts on the playhead's step shown (its fold, the selection still
+        // there): as if each move before it had been shown at once (`step_later`).
+        if !playhead_only && self.step_later {
+            self.refresh();
+        }
         let kind = self.edit_kind(&action);
         let before = self.edits.before(self.snapshot(kind.label.clone()));
-        let playhead_only = self.only_moves_playhead(&action);
         self.reduce(action);
         self.sync_compare();
         self.drain();
@@ -196,7 +201,6 @@ impl AppState {
         if playhead_only && self.show_step_later() {
             return;
         }
-        self.step_later = false;
         self.refresh();
     }
 
@@ -407,6 +411,8 @@ impl AppState {
     /// The fold at the playhead follows the run and the step; the selection follows what exists;
     /// the scene follows all of it and the view.
     fn refresh(&mut self) {
+        // The playhead's step is shown now: a `ShowStep` still out changes nothing.
+        self.step_later = false;
         let lecture = self.teach.mode == crate::ui::action::Mode::Lecture;
         let comparing = self.compare.is_some();
         if lecture != self.view.lecture || comparing != self.view.comparing {

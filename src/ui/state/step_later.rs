@@ -10,8 +10,10 @@
 //! ```
 //!
 //! Queued input comes before a deferred task in Chromium (`Runner::defer`: a 0 ms timer), so the
-//! keys already waiting move the playhead first. Any other action shows the step at once, with
-//! itself (`AppState::dispatch`). Scenes drawn by the SVG backend (up to 2,000 elements, where a
+//! keys already waiting move the playhead first. Any other action shows the step first, then acts
+//! on it (`AppState::dispatch`): an action never sees a fold or a selection of a step the playhead
+//! has left. Which keys are moves does not depend on the fold or the selection (those only choose
+//! among a canvas key's other actions: a nudge, a deletion), so the step shown cannot change it. Scenes drawn by the SVG backend (up to 2,000 elements, where a
 //! step animates) and runners that cannot defer show every step at once.
 
 use super::AppState;
@@ -44,6 +46,14 @@ impl AppState {
             self.step_later = self.runner.0.defer(Action::ShowStep);
         }
         self.step_later
+    }
+
+    /// Shows the playhead's step now if it waits for its show (a copy of the state about to be
+    /// rendered: `hooks::AppCell`'s fallback when the state is read up the stack).
+    pub fn show_waiting_step(&mut self) {
+        if self.step_waiting() {
+            self.refresh();
+        }
     }
 
     /// Whether the playhead has moved to a step not shown yet (`Action::ShowStep` is out): there

@@ -93,6 +93,51 @@ fn another_action_shows_the_step_with_itself_and_the_show_then_changes_nothing()
     assert!(!Rc::ptr_eq(&st.fold, &fold));
 }
 
+/// 3,000 elements, then a watermark and an element late for its window, sent to the side output.
+fn with_a_late_element() -> String {
+    let items: Vec<String> = (0..3000)
+        .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000))
+        .chain([r#"{"wm": 550000}"#.to_string(), r#"{"id": 9000, "key": "k1", "ts": 1000}"#.to_string()])
+        .collect();
+    format!(
+        r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "side_output": true, "input": [{}]}}"#,
+        items.join(",")
+    )
+}
+
+/// An action queued behind moves acts on the step they moved to, as after moves shown at once:
+/// Home then Delete, with the side-output element selected at the end, deletes nothing (at step
+/// 0 it is not late: the selection is gone); End then `w` from step 0 inserts the watermark the
+/// end's fold suggests (its largest timestamp), not step 0's.
+#[test]
+fn an_action_queued_behind_moves_acts_on_their_step() {
+    let json = with_a_late_element();
+    let late = crate::ui::action::ObjectId::Late(3001);
+    for (start, keys) in [(None, ["Home", "Delete"]), (Some(PlayAction::First), ["End", "w"])] {
+        let (mut st, d) = deferring_loaded(&json);
+        let (mut direct, _) = later_loaded(&json);
+        assert_eq!(st.scene.backend, Backend::Canvas);
+        for s in [&mut st, &mut direct] {
+            match start {
+                Some(a) => s.dispatch(Action::Play(a)),
+                None => {
+                    assert!(s.exists(&late), "the late element is on the side output at the end");
+                    s.dispatch(Action::Select(Some(late)));
+                }
+            }
+        }
+        d.show_steps(&mut st);
+        for key in keys {
+            st.dispatch(Action::Key(KeyInput::page(key)));
+            direct.dispatch(Action::Key(KeyInput::page(key)));
+        }
+        d.show_steps(&mut st);
+        assert!(st.doc.scenario.input == direct.doc.scenario.input, "{keys:?}: the same edit, or none");
+        assert_eq!(st.selection, direct.selection, "{keys:?}");
+        same_step_on_show(&st, &direct);
+    }
+}
+
 #[test]
 fn svg_scenes_and_runners_that_cannot_defer_show_every_step_at_once() {
     let (mut st, d) = deferring_loaded(&spread(300));
@@ -128,4 +173,13 @@ fn moves_before_the_show_render_nothing_and_the_show_renders() {
     assert_eq!(shown.get().fold_key.1, end - 3);
     // A show no longer waited for (shown already) renders nothing.
     assert!(Rc::ptr_eq(&shown.clone().reduce(Action::ShowStep), &shown));
+    // The state read up the stack (a handler holding it): the move goes to a copy, which is
+    // rendered, so its step is shown in it at once.
+    let guard = shown.get();
+    let copy = shown.clone().reduce(Action::Play(PlayAction::Back));
+    drop(guard);
+    assert!(!Rc::ptr_eq(&copy, &shown));
+    let c = copy.get();
+    assert_eq!((c.play.step, c.fold_key.1), (end - 4, end - 4), "the copy shows its step");
+    assert!(!c.step_waiting());
 }
