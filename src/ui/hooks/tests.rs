@@ -8,9 +8,10 @@ use yew::Reducible;
 
 use super::AppCell;
 use crate::engine::{Run, Scenario};
-use crate::ui::action::{Action, CanvasAction, EditAction, PlayAction};
+use crate::ui::action::{Action, CanvasAction, EditAction, KeyInput, PlayAction};
 use crate::ui::scene::Scene;
 use crate::ui::state::AppState;
+use crate::ui::state::tests::runs_support::deferring_loaded;
 use crate::ui::state::tests::scale::marble;
 use crate::ui::state::tests::staged::{deferring, moved};
 use crate::ui::state::tests::{to, ts};
@@ -151,4 +152,43 @@ fn only_the_install_of_a_staged_answer_renders() {
     assert_eq!(again.get().staging(), None);
     let stale = d.next().unwrap_or_else(|| panic!("the stage deferred before the move"));
     assert!(Rc::ptr_eq(&again.clone().reduce(stale), &again), "a stale stage: no render");
+}
+
+/// 3,000 elements over 30 keys: the canvas backend.
+fn spread_3000() -> String {
+    let items: Vec<String> =
+        (0..3000).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 30, (i * 197) % 600_000)).collect();
+    format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, items.join(","))
+}
+
+/// A playhead moved over a large scene (`state::step_later`), as Yew holds the state: the moves
+/// before the show are no new version (no render), the show is; a copy rendered shows its step.
+#[test]
+fn moves_before_the_show_render_nothing_and_the_show_renders() {
+    let (st, d) = deferring_loaded(&spread_3000());
+    let end = st.play.step;
+    let cell = Rc::new(AppCell::new(st));
+    let mut now = cell.clone();
+    for _ in 0..3 {
+        let next = now.clone().reduce(Action::Key(KeyInput::page("ArrowLeft")));
+        assert!(Rc::ptr_eq(&next, &now), "a move: no render");
+        now = next;
+    }
+    assert_eq!(now.get().play.step, end - 3);
+    let show = d.next().unwrap_or_else(|| panic!("a show deferred"));
+    assert_eq!(show, Action::ShowStep);
+    let shown = now.clone().reduce(show);
+    assert!(!Rc::ptr_eq(&shown, &now) && *shown != *now, "the show renders");
+    assert_eq!(shown.get().fold.view.step, end - 3);
+    // A show no longer waited for (shown already) renders nothing.
+    assert!(Rc::ptr_eq(&shown.clone().reduce(Action::ShowStep), &shown));
+    // The state read up the stack (a handler holding it): the move goes to a copy, which is
+    // rendered, so its step is shown in it at once.
+    let guard = shown.get();
+    let copy = shown.clone().reduce(Action::Play(PlayAction::Back));
+    drop(guard);
+    assert!(!Rc::ptr_eq(&copy, &shown));
+    let c = copy.get();
+    assert_eq!((c.play.step, c.fold.view.step), (end - 4, end - 4), "the copy shows its step");
+    assert!(!c.step_waiting());
 }

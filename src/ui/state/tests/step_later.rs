@@ -10,9 +10,7 @@ use super::runs_support::{deferring_loaded, later_loaded};
 use super::scale::spread;
 use super::*;
 use crate::ui::action::PlayAction;
-use crate::ui::hooks::AppCell;
 use crate::ui::scene::{Backend, Scene};
-use yew::Reducible;
 
 /// The deferred `ShowStep`s.
 fn shows(d: &super::runs_support::Deferring) -> usize {
@@ -151,35 +149,4 @@ fn svg_scenes_and_runners_that_cannot_defer_show_every_step_at_once() {
     st.dispatch(Action::Play(PlayAction::Back));
     assert!(!st.step_waiting());
     assert_eq!((st.fold_key.1, shows(&d)), (end - 1, 0));
-}
-
-/// As Yew holds the state: the moves before the show are no new version (no render), the show is.
-#[test]
-fn moves_before_the_show_render_nothing_and_the_show_renders() {
-    let (st, d) = deferring_loaded(&spread(3000));
-    let end = st.play.step;
-    let cell = Rc::new(AppCell::new(st));
-    let mut now = cell.clone();
-    for _ in 0..3 {
-        let next = now.clone().reduce(Action::Key(KeyInput::page("ArrowLeft")));
-        assert!(Rc::ptr_eq(&next, &now), "a move: no render");
-        now = next;
-    }
-    assert_eq!(now.get().play.step, end - 3);
-    let show = d.next().unwrap_or_else(|| panic!("a show deferred"));
-    assert_eq!(show, Action::ShowStep);
-    let shown = now.clone().reduce(show);
-    assert!(!Rc::ptr_eq(&shown, &now) && *shown != *now, "the show renders");
-    assert_eq!(shown.get().fold_key.1, end - 3);
-    // A show no longer waited for (shown already) renders nothing.
-    assert!(Rc::ptr_eq(&shown.clone().reduce(Action::ShowStep), &shown));
-    // The state read up the stack (a handler holding it): the move goes to a copy, which is
-    // rendered, so its step is shown in it at once.
-    let guard = shown.get();
-    let copy = shown.clone().reduce(Action::Play(PlayAction::Back));
-    drop(guard);
-    assert!(!Rc::ptr_eq(&copy, &shown));
-    let c = copy.get();
-    assert_eq!((c.play.step, c.fold_key.1), (end - 4, end - 4), "the copy shows its step");
-    assert!(!c.step_waiting());
 }
