@@ -407,10 +407,13 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
     draw_discs(ctx, &band.discs);
 }
 
+/// Units a paint looks beyond its rows: text and glyphs reach beyond their item's `y`.
+const REACH: f64 = 40.0;
+
 /// Whether an item from height `y`, `h` high, reaches into the heights `rows` (scene units), with
-/// 40 units to spare: text and glyphs reach beyond their item's `y`.
+/// [`REACH`] to spare.
 fn overlaps(rows: (f64, f64), y: f64, h: f64) -> bool {
-    y + h >= rows.0 - 40.0 && y <= rows.1 + 40.0
+    y + h >= rows.0 - REACH && y <= rows.1 + REACH
 }
 
 /// The lanes that reach into the heights `rows` (lanes are in y order), and the first one's number.
@@ -451,7 +454,7 @@ impl<'a> Band<'a> {
         // The groups of the lanes in reach (with the slack of `overlaps`: an item is inside its
         // lane) are looked through, not every item: a band of a few lanes, the rest of a paint
         // or a scroll among many keys, is cheap.
-        let (near, near_lanes) = lanes_in(lanes, (rows.0 - 40.0, rows.1 + 40.0));
+        let (near, near_lanes) = lanes_in(lanes, (rows.0 - REACH, rows.1 + REACH));
         let near = near..near + near_lanes.len();
         let windows = windows
             .iter()
