@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::scenario::InputItem;
+use crate::engine::scenario::{AssignerSpec, InputItem};
 use crate::engine::time::{LONG_MAX, LONG_MIN};
 use crate::engine::trace::ElemIdx;
 use crate::engine::{KeyId, Millis, Run, Scenario, TraceKind, Window};
@@ -76,6 +76,8 @@ pub struct RunLayout {
     pub lane_of_elem: Vec<usize>,
     /// Row of each window a lane ever shows.
     pub rows: BTreeMap<(KeyId, Window), u16>,
+    /// How the rows were given, for the layouts of edits to give the same ones.
+    pub row_phase: Option<RowPhase>,
     /// The y of each source partition's track (none when the source is one partition emitting
     /// per event: its watermark is the operator's).
     pub tracks: Vec<f64>,
@@ -97,12 +99,78 @@ pub struct RunLayout {
     pub recovery: bool,
 }
 
+/// The rows of a tumbling or sliding assigner's windows: a window's row is its phase, its start's
+/// place among the window starts counted from an anchor (`anchor + n · slide`), modulo the rows
+/// that a window's span needs, so that the overlapping copies stack and no window's row depends
+/// on another window. The anchor is the earliest window's start when a scenario is opened (so its
+/// first window is on top and the copies of an element make a staircase down from it), and is
+/// kept by the layouts of its edits ([`RunLayout::after`]).
+/// (First-fit packing in start order made every row depend on the key's first window: a drag
+/// that left a key without its first windows moved all of that key's other bands a row over, at
+/// 2,000 sliding elements 2,030 bands for one drag, laid out and painted again, and the bands
+/// jumped on screen.)
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowPhase {
+    slide: Millis,
+    offset: Millis,
+    rows: Millis,
+    anchor: Millis,
+}
+
+impl RowPhase {
+    /// `None` for assigners whose windows share one row (sessions, global windows).
+    fn of(assigner: &AssignerSpec, lateness: Millis, anchor: Millis) -> Option<RowPhase> {
+        let (size, slide, offset) = match *assigner {
+            AssignerSpec::Tumbling { size, offset } | AssignerSpec::TumblingProcessing { size, offset } => {
+                (size, size, offset)
+            }
+            AssignerSpec::Sliding { size, slide, offset } | AssignerSpec::SlidingProcessing { size, slide, offset } => {
+                (size, slide, offset)
+            }
+            AssignerSpec::Session { .. }
+            | AssignerSpec::DynamicSession { .. }
+            | AssignerSpec::Global
+            | AssignerSpec::GlobalEos => return None,
+        };
+        let (size, slide, lateness) = (size.max(1), slide.max(1), lateness.max(0));
+        // A window occupies its row until its cleanup time, so that the hatched allowed-lateness
+        // extension is not hidden under the next window (unless the lateness dwarfs the window:
+        // then it runs off screen anyway). Saturating, not i128: its division is 1 KB of wasm.
+        let span = if lateness <= size.saturating_mul(4) { size.saturating_add(lateness) } else { size };
+        let rows = (span / slide + Millis::from(span % slide != 0)).max(1);
+        Some(RowPhase { slide, offset, rows, anchor })
+    }
+
+    /// The same rows for the same windows (the anchor aside).
+    fn same_grid(&self, other: &RowPhase) -> bool {
+        (self.slide, self.offset, self.rows) == (other.slide, other.offset, other.rows)
+    }
+
+    fn row(&self, start: Millis) -> u16 {
+        // More copies than rows drawn: the ones past the last row are summarised in it (as
+        // first-fit packing did: a staircase of the first ones from the anchor, the rest piled).
+        let phase = start.saturating_sub(self.anchor).div_euclid(self.slide).rem_euclid(self.rows);
+        phase.min(Millis::from(dims::MAX_ROWS - 1)) as u16
+    }
+}
+
 fn is_drawable(t: Millis) -> bool {
     t != LONG_MIN && t != LONG_MAX
 }
 
 impl RunLayout {
+    /// The layout of a scenario opened, its windows' rows anchored on its earliest window.
     pub fn new(scenario: &Scenario, run: &Run) -> RunLayout {
+        RunLayout::with_rows(scenario, run, None)
+    }
+
+    /// The layout of an edit of the scenario laid out in `before`: the windows keep the rows
+    /// they had (the same anchor), whatever windows the edit added or took away.
+    pub fn after(scenario: &Scenario, run: &Run, before: Option<RowPhase>) -> RunLayout {
+        RunLayout::with_rows(scenario, run, before)
+    }
+
+    fn with_rows(scenario: &Scenario, run: &Run, kept: Option<RowPhase>) -> RunLayout {
         let mut keys: Vec<String> = Vec::new();
         let mut key_index: BTreeMap<&str, usize> = BTreeMap::new();
         let mut elem_of_input = Vec::with_capacity(scenario.input.len());
@@ -140,9 +208,17 @@ impl RunLayout {
 
         // Every window the run ever shows, per key, in (start, end) order.
         let mut per_key: BTreeMap<KeyId, Vec<Window>> = BTreeMap::new();
+        let mut earliest = 0;
         for ev in &run.trace {
             match &ev.kind {
-                TraceKind::WindowCreated { key, window } => per_key.entry(*key).or_default().push(*window),
+                TraceKind::WindowCreated { key, window } => {
+                    if let Window::Time(tw) = window
+                        && (per_key.is_empty() || tw.start < earliest)
+                    {
+                        earliest = tw.start;
+                    }
+                    per_key.entry(*key).or_default().push(*window);
+                }
                 TraceKind::SessionsMerged { key, into, .. } => {
                     per_key.entry(*key).or_default().push(Window::Time(*into));
                 }
@@ -150,16 +226,17 @@ impl RunLayout {
             }
         }
         let merging = scenario.assigner.is_merging();
-        let lateness = scenario.lateness().max(0);
+        let row_phase = RowPhase::of(&scenario.assigner, scenario.lateness(), earliest).map(|fresh| match kept {
+            Some(kept) if kept.same_grid(&fresh) => kept,
+            _ => fresh,
+        });
         let mut rows = BTreeMap::new();
         let mut rows_of_lane = vec![1u16; keys.len()];
         for (key, mut windows) in per_key {
             crate::teach::sort::stable(&mut windows);
             windows.dedup();
-            // Sessions never overlap while live: one row, merged ones drawn over it. Other
-            // assigners: greedy packing in start order, so sliding copies stack.
-            let mut row_ends: Vec<Millis> = Vec::new();
             for w in windows {
+                // Sessions never overlap while live: one row, merged ones drawn over it.
                 let row = match (merging, w) {
                     (true, _) | (_, Window::Global) => 0,
                     (false, Window::Time(tw)) => {
@@ -167,25 +244,9 @@ impl RunLayout {
                             widen(tw.start);
                             widen(tw.end);
                         }
-                        // A window occupies its row until its cleanup time, so the hatched
-                        // allowed-lateness extension is not hidden under the next window
-                        // (unless the lateness dwarfs the window: then it runs off screen anyway).
-                        let size = tw.end.saturating_sub(tw.start);
-                        let occupied =
-                            if lateness <= size.saturating_mul(4) { tw.end.saturating_add(lateness) } else { tw.end };
-                        match row_ends.iter().position(|&end| end <= tw.start) {
-                            Some(r) => {
-                                row_ends[r] = occupied.max(tw.start);
-                                r
-                            }
-                            None => {
-                                row_ends.push(occupied.max(tw.start));
-                                row_ends.len() - 1
-                            }
-                        }
+                        row_phase.map_or(0, |p| p.row(tw.start))
                     }
                 };
-                let row = row.min(usize::from(dims::MAX_ROWS - 1)) as u16;
                 if let Some(lane) = lane_of_run_key.get(key as usize) {
                     rows_of_lane[*lane] = rows_of_lane[*lane].max(row + 1);
                 }
@@ -231,6 +292,7 @@ impl RunLayout {
             input_of_elem,
             lane_of_elem,
             rows,
+            row_phase,
             tracks,
             side_lane_y: 0.0,
             height: 0.0,
@@ -329,6 +391,66 @@ mod tests {
         assert_eq!(l.lanes[0].rows, 2);
         let rows: Vec<u16> = l.rows.values().copied().collect();
         assert_eq!(rows, vec![0, 1, 0]);
+    }
+
+    /// A window's row is its phase: dropping or adding other windows of its key (a drag that
+    /// leaves a key without its first windows) moves no other window's row, and the windows that
+    /// share a row never overlap until the cleanup time, for tumbling and sliding assigners with
+    /// offsets, allowed lateness and more copies than rows drawn.
+    #[test]
+    fn a_windows_row_is_its_phase_whatever_windows_come_or_go() {
+        let assigners = [
+            r#""assigner": {"kind": "sliding", "size": 60000, "slide": 20000}"#,
+            r#""assigner": {"kind": "sliding", "size": 60000, "slide": 20000, "offset": 7000}, "allowed_lateness": 30000"#,
+            r#""assigner": {"kind": "sliding", "size": 10000, "slide": 25000}"#,
+            r#""assigner": {"kind": "tumbling", "size": 10000, "offset": -3000}, "allowed_lateness": 5000"#,
+            r#""assigner": {"kind": "tumbling", "size": 10000}"#,
+            r#""assigner": {"kind": "sliding", "size": 60000, "slide": 1000}"#,
+        ];
+        for assigner in assigners {
+            let scenario_of = |ts: &[i64]| {
+                let input: Vec<String> = ts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| format!(r#"{{"id": {}, "key": "A", "ts": {t}}}"#, i + 1))
+                    .collect();
+                scenario(&format!(r#"{{{assigner}, "input": [{}]}}"#, input.join(", ")))
+            };
+            let layout_of = |ts: &[i64]| {
+                let s = scenario_of(ts);
+                (RunLayout::new(&s, &run(&s)), s)
+            };
+            let moved_ts = [200000, 1000, 23000, 47000, 90000, 131000];
+            let (all, s) = layout_of(&[-45000, 1000, 23000, 47000, 90000, 131000]);
+            // The scenario opened: its earliest window on top.
+            let earliest = all.rows.keys().map(|(_, w)| *w).min();
+            assert_eq!(earliest.and_then(|w| all.rows.get(&(0, w))), Some(&0), "{assigner}");
+            // The first element moved far right (an edit): its windows go, the others stay in
+            // their rows.
+            let (opened, edited) = layout_of(&moved_ts);
+            let moved = RunLayout::after(&edited, &run(&edited), all.row_phase);
+            assert_eq!(moved.rows.keys().collect::<Vec<_>>(), opened.rows.keys().collect::<Vec<_>>());
+            for ((key, w), row) in &moved.rows {
+                if let Some(before) = all.rows.get(&(*key, *w)) {
+                    assert_eq!(row, before, "{assigner}: {w:?}");
+                }
+            }
+            assert!(moved.rows.keys().any(|k| all.rows.contains_key(k)), "{assigner}");
+            // Windows in one row do not overlap (up to the rows drawn).
+            let span = |w: &Window| match w {
+                Window::Time(tw) => (tw.start, tw.end + s.lateness().min((tw.end - tw.start) * 4)),
+                Window::Global => (0, 0),
+            };
+            let drawn = all.lanes[0].rows < dims::MAX_ROWS;
+            for ((_, a), ra) in &all.rows {
+                for ((_, b), rb) in &all.rows {
+                    if a < b && ra == rb && drawn {
+                        let ((a0, a1), (b0, _)) = (span(a), span(b));
+                        assert!(a1 <= b0 || b0 < a0, "{assigner}: {a:?} and {b:?} in row {ra}");
+                    }
+                }
+            }
+        }
     }
 
     /// With room below them the lanes grow to fill the canvas (up to 2.5×), keeping their order

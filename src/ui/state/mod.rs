@@ -318,7 +318,9 @@ impl AppState {
         }
         // What shows nothing, as before the first run: in the old parts' place while it is read.
         let blank = Doc::empty();
-        self.doc.layout = blank.layout.clone();
+        // (With the rows' anchor on show: the answer of an edit keeps its windows' rows.)
+        let blank_layout = Rc::new(RunLayout { row_phase: self.doc.layout.row_phase, ..(*blank.layout).clone() });
+        self.doc.layout = blank_layout.clone();
         self.fold = Rc::new(StepFold::new(&blank.shown_scenario, &blank.run, 0));
         self.scene = Rc::default();
         // `refresh` makes the fold and the scene again.
@@ -352,8 +354,10 @@ impl AppState {
             let request = self.doc.touch();
             self.request(request);
         }
-        if Rc::ptr_eq(&self.doc.layout, &blank.layout) {
-            self.doc.layout = Rc::new(RunLayout::new(&self.doc.shown_scenario, &self.doc.run));
+        if Rc::ptr_eq(&self.doc.layout, &blank_layout) {
+            // (Nothing on show: the anchor waits for the run asked for again.)
+            let layout = RunLayout::new(&self.doc.shown_scenario, &self.doc.run);
+            self.doc.layout = Rc::new(RunLayout { row_phase: blank_layout.row_phase, ..layout });
             self.fit_lanes();
         }
     }
@@ -373,7 +377,7 @@ impl AppState {
             }
             return;
         }
-        match self.doc.finish_with(answer, layout) {
+        match self.doc.finish_with(answer, layout, !self.after_run.refit) {
             Finished::Stale => {}
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
             Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),

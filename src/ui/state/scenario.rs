@@ -151,12 +151,14 @@ impl Doc {
 
     /// Takes a runner's answer.
     pub fn finish(&mut self, answer: RunFinished) -> Finished {
-        self.finish_with(answer, None)
+        self.finish_with(answer, None, true)
     }
 
     /// Takes a runner's answer, with its layout when it was made already (`layout`: of this
     /// scenario and the answer's run, made while the run on show was still shown; `state::staged`).
-    pub fn finish_with(&mut self, answer: RunFinished, layout: Option<Rc<RunLayout>>) -> Finished {
+    /// `keep_rows`: the answer is of an edit, whose windows keep the rows they had
+    /// ([`RunLayout::after`]); else of a scenario opened.
+    pub fn finish_with(&mut self, answer: RunFinished, layout: Option<Rc<RunLayout>>, keep_rows: bool) -> Finished {
         if answer.revision != self.requested || answer.slot != self.slot {
             return Finished::Stale;
         }
@@ -194,10 +196,11 @@ impl Doc {
             self.outputs_version += 1;
         }
         self.run = run;
+        let kept = self.layout.row_phase.filter(|_| keep_rows);
         // (A proposal's layout is of its candidate, made here: a made one is the scenario's.)
         self.layout = match layout.filter(|_| accepted.is_none()) {
             Some(layout) => layout,
-            None => Rc::new(RunLayout::new(&self.scenario, &self.run)),
+            None => Rc::new(RunLayout::after(&self.scenario, &self.run, kept)),
         };
         self.shown_scenario = self.scenario.clone();
         Finished::Installed { accepted }

@@ -79,7 +79,9 @@ impl AppState {
             return;
         }
         if staged.layout.is_none() {
-            staged.layout = Some(Rc::new(RunLayout::new(&self.doc.scenario, &staged.run)));
+            // An edit's windows keep their rows; a scenario opened gets its own.
+            let kept = self.doc.layout.row_phase.filter(|_| !self.after_run.refit);
+            staged.layout = Some(Rc::new(RunLayout::after(&self.doc.scenario, &staged.run, kept)));
         } else if staged.fold.is_none() {
             // The playhead's step after the install (`run_finished` places it again). Folded from
             // zero, as a run's first view is (`FoldViews::at`), leaving the run on show's saved

@@ -287,3 +287,46 @@ fn arrival_drag_to_another_partition() {
     assert_eq!(partition_and_arrival(&st, 3).1, 0);
     assert!(fire_ids(&st).is_empty());
 }
+
+/// A drag that takes a key's first windows away moves no other window to another row (the
+/// layouts of edits keep the rows' anchor), nor does its undo; a scenario opened gets its own
+/// anchor, its earliest window on top.
+#[test]
+fn windows_keep_their_rows_through_edits_and_a_scenario_opened_starts_on_top() {
+    let json = r#"{"assigner": {"kind": "sliding", "size": 60000, "slide": 20000},
+        "input": [{"id": 1, "key": "A", "ts": 5000}, {"id": 2, "key": "A", "ts": 47000},
+                  {"id": 3, "key": "A", "ts": 88000}, {"id": 4, "key": "B", "ts": 30000}]}"#;
+    let mut st = state(json);
+    let top = |st: &AppState| {
+        let earliest = st.doc.layout.rows.keys().min_by_key(|(_, w)| *w).copied();
+        earliest.and_then(|k| st.doc.layout.rows.get(&k).copied())
+    };
+    assert_eq!(top(&st), Some(0), "opened: the earliest window on top");
+    let before = st.doc.layout.rows.clone();
+    st.view.viewport = Viewport::new(0.0, 240_000.0, 1200.0);
+    st.dispatch(start(DragStart::Element(0), 25.0, 5_000.0));
+    st.dispatch(to(900.0, 180_000.0));
+    st.dispatch(end());
+    assert_eq!(ts(&st, 0), Some(180_000));
+    let after = &st.doc.layout.rows;
+    assert!(!after.contains_key(&(0, Window::Time(TimeWindow { start: -40_000, end: 20_000 }))));
+    let kept: Vec<_> = after.iter().filter(|(k, _)| before.contains_key(k)).collect();
+    assert!(kept.len() >= 4, "{kept:?}");
+    for (k, row) in kept {
+        assert_eq!(before.get(k), Some(row), "{k:?}");
+    }
+    st.dispatch(Action::Undo);
+    assert_eq!(ts(&st, 0), Some(5_000));
+    assert_eq!(st.doc.layout.rows, before, "undone: the rows as they were");
+    // Another scenario opened: the element at 180 s is the only one, its first window on top.
+    st.dispatch(Action::Load {
+        scenario: Box::new(scenario(
+            r#"{"assigner": {"kind": "sliding", "size": 60000, "slide": 20000},
+                "input": [{"id": 1, "key": "A", "ts": 180000}]}"#,
+        )),
+        step: None,
+        banner: None,
+    });
+    assert_eq!(top(&st), Some(0));
+    assert_eq!(st.doc.layout.rows.values().copied().collect::<Vec<_>>(), vec![0, 1, 2]);
+}

@@ -245,3 +245,40 @@ fn a_runner_that_cannot_defer_after_all_installs_at_once() {
     assert!(d.next().is_none());
     same_on_show(&st, &direct);
 }
+
+/// An edit's answer installed in stages keeps its windows' rows as one installed at once does
+/// (the layout is made in a stage of its own: `RunLayout::after` with the rows' anchor on show).
+#[test]
+fn a_staged_edit_keeps_the_windows_rows() {
+    let json = r#"{"assigner": {"kind": "sliding", "size": 60000, "slide": 20000},
+        "input": [{"id": 1, "key": "A", "ts": 5000}, {"id": 2, "key": "A", "ts": 47000},
+                  {"id": 3, "key": "A", "ts": 88000}]}"#;
+    let (mut st, d) = deferring_loaded(json);
+    let before = st.doc.layout.rows.clone();
+    st.view.viewport = crate::ui::geometry::Viewport::new(0.0, 240_000.0, 1200.0);
+    st.dispatch(start(DragStart::Element(0), 25.0, 5_000.0));
+    st.dispatch(to(900.0, 180_000.0));
+    st.dispatch(end());
+    let mut staged = false;
+    for _ in 0..50 {
+        let (arrived, next) = (d.arrived(), d.next());
+        if arrived.is_empty() && next.is_none() {
+            break;
+        }
+        for a in arrived {
+            st.dispatch(Action::RunArrived(a));
+        }
+        if let Some(a) = next {
+            st.dispatch(a);
+        }
+        staged |= st.staging().is_some();
+    }
+    assert!(staged, "installed in stages");
+    assert_eq!(ts(&st, 0), Some(180_000));
+    assert_eq!(st.run_status().0, "done");
+    let kept: Vec<_> = st.doc.layout.rows.iter().filter(|(k, _)| before.contains_key(k)).collect();
+    assert!(kept.len() >= 3, "{kept:?}");
+    for (k, row) in kept {
+        assert_eq!(before.get(k), Some(row), "{k:?}");
+    }
+}
