@@ -84,7 +84,10 @@ const VIEWS = [
     'partitions preset, a chip being dragged to another partition',
     '#preset=quiet-night-idleness&step=end',
     async (page) => {
-      const chip = await page.locator('[data-testid="arrival-item"][data-partition="0"]').first().boundingBox();
+      // At the end the strip shows the last chips: the first is scrolled into view.
+      const first = page.locator('[data-testid="arrival-item"][data-partition="0"]').first();
+      await first.scrollIntoViewIfNeeded();
+      const chip = await first.boundingBox();
       const row = await page.locator('[data-partition-row="1"]').boundingBox();
       await page.mouse.move(chip.x + chip.width / 2, chip.y + chip.height / 2);
       await page.mouse.down();

@@ -362,6 +362,39 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
 // `.scene-view`) at once, and is built at the view when the gesture rests or ends. Read from a
 // MutationObserver, in the microtask after each render: what the page showed while moved. A moved
 // drawing is the last one built (a slow machine may rest, and build, between two steps).
+test('1,000 elements: the arrival strip renders the chips in view, keeps the room of the others, and follows the keys', async (t) => {
+  const { page } = await streamAtTheEnd(t, 1000, 'svg', async () => {});
+  const strip = page.locator('[data-testid="arrival-strip"]');
+  const chips = () => page.evaluate(() => [...document.querySelectorAll('[data-testid="arrival-item"]')].map((c) => Number(c.dataset.index)));
+  // At the end: the last chip (the playhead's) is rendered and in the strip's view, with about a
+  // view's worth of chips around it, not all 1,000; the spacers keep the strip's scroll width.
+  await until(page, 'the last chip in the strip\'s view', () => page.evaluate(() => {
+    const s = document.querySelector('[data-testid="arrival-strip"]').getBoundingClientRect();
+    const c = document.querySelector('[data-testid="arrival-item"][data-index="999"]')?.getBoundingClientRect();
+    return c && c.left >= s.left - 1 && c.right <= s.right + 1;
+  }));
+  const atEnd = await chips();
+  assert.ok(atEnd.length >= 20 && atEnd.length <= 150, `${atEnd.length} chips rendered`);
+  assert.ok(atEnd.includes(999) && !atEnd.includes(0));
+  const { scrollWidth } = await strip.evaluate((e) => ({ scrollWidth: e.scrollWidth }));
+  assert.ok(scrollWidth >= 1000 * 56, `scroll width ${scrollWidth}`);
+  // Scrolled to its start, the first chips are rendered (and the playhead's stays).
+  await strip.evaluate((e) => { e.scrollLeft = 0; });
+  await until(page, 'chip 0 rendered after the scroll', chips, (c) => c.includes(0) && !c.includes(950) && c.length < 150);
+  // The keys: Home puts the playhead at the start; → on the strip chooses the next item, whose
+  // chip is the listbox's active descendant and rendered, selected.
+  await page.keyboard.press('Home');
+  await strip.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await until(page, 'item 2 chosen', () => strip.getAttribute('aria-activedescendant'), (a) => a === 'arrival-chip-1');
+  assert.equal(await page.locator('#arrival-chip-1').getAttribute('aria-selected'), 'true');
+  // End (the playhead to the end of input, the step after the last item): the strip scrolls to
+  // the last chip, and the chosen one stays rendered.
+  await page.keyboard.press('End');
+  await until(page, 'the strip at its end', chips, (c) => c.includes(950) && c.includes(999) && c.includes(1));
+});
+
 test('a wheel and a pan over a large scene move its drawing at once, and build it where it moved to when they rest', { timeout: 120000 }, async (t) => {
   for (const [n, backend] of [[1000, 'svg'], [3000, 'canvas']]) {
     const app = await openApp({ viewport: { width: 1920, height: 1080 } });
