@@ -357,11 +357,6 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.deepEqual(app.pageErrors, []);
 });
 
-// A wheel or pan over a large scene: a build per step fell far behind it (at 2,000 elements 240 ms
-// a step; at 100,000, 200). The drawing made when the gesture began is shown moved (a transform of
-// `.scene-view`) at once, and is built at the view when the gesture rests or ends. Read from a
-// MutationObserver, in the microtask after each render: what the page showed while moved. A moved
-// drawing is the last one built (a slow machine may rest, and build, between two steps).
 test('1,000 elements: the arrival strip renders the chips in view, keeps the room of the others, and follows the keys', async (t) => {
   const { page } = await streamAtTheEnd(t, 1000, 'svg', async () => {});
   const strip = page.locator('[data-testid="arrival-strip"]');
@@ -395,6 +390,11 @@ test('1,000 elements: the arrival strip renders the chips in view, keeps the roo
   await until(page, 'the strip at its end', chips, (c) => c.includes(950) && c.includes(999) && c.includes(1));
 });
 
+// A wheel or pan over a large scene: a build per step fell far behind it (at 2,000 elements 240 ms
+// a step; at 100,000, 200). The drawing made when the gesture began is shown moved (a transform of
+// `.scene-view`) at once, and is built at the view when the gesture rests or ends. Read from a
+// MutationObserver, in the microtask after each render: what the page showed while moved. A moved
+// drawing is the last one built (a slow machine may rest, and build, between two steps).
 test('a wheel and a pan over a large scene move its drawing at once, and build it where it moved to when they rest', { timeout: 120000 }, async (t) => {
   for (const [n, backend] of [[1000, 'svg'], [3000, 'canvas']]) {
     const app = await openApp({ viewport: { width: 1920, height: 1080 } });

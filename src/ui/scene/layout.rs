@@ -161,16 +161,12 @@ fn is_drawable(t: Millis) -> bool {
 impl RunLayout {
     /// The layout of a scenario opened, its windows' rows anchored on its earliest window.
     pub fn new(scenario: &Scenario, run: &Run) -> RunLayout {
-        RunLayout::with_rows(scenario, run, None)
+        RunLayout::after(scenario, run, None)
     }
 
-    /// The layout of an edit of the scenario laid out in `before`: the windows keep the rows
+    /// The layout of an edit of the scenario laid out with `kept`: the windows keep the rows
     /// they had (the same anchor), whatever windows the edit added or took away.
-    pub fn after(scenario: &Scenario, run: &Run, before: Option<RowPhase>) -> RunLayout {
-        RunLayout::with_rows(scenario, run, before)
-    }
-
-    fn with_rows(scenario: &Scenario, run: &Run, kept: Option<RowPhase>) -> RunLayout {
+    pub fn after(scenario: &Scenario, run: &Run, kept: Option<RowPhase>) -> RunLayout {
         let mut keys: Vec<String> = Vec::new();
         let mut key_index: BTreeMap<&str, usize> = BTreeMap::new();
         let mut elem_of_input = Vec::with_capacity(scenario.input.len());
@@ -208,14 +204,12 @@ impl RunLayout {
 
         // Every window the run ever shows, per key, in (start, end) order.
         let mut per_key: BTreeMap<KeyId, Vec<Window>> = BTreeMap::new();
-        let mut earliest = 0;
+        let mut earliest: Option<Millis> = None;
         for ev in &run.trace {
             match &ev.kind {
                 TraceKind::WindowCreated { key, window } => {
-                    if let Window::Time(tw) = window
-                        && (per_key.is_empty() || tw.start < earliest)
-                    {
-                        earliest = tw.start;
+                    if let Window::Time(tw) = window {
+                        earliest = Some(earliest.map_or(tw.start, |e| e.min(tw.start)));
                     }
                     per_key.entry(*key).or_default().push(*window);
                 }
@@ -226,10 +220,11 @@ impl RunLayout {
             }
         }
         let merging = scenario.assigner.is_merging();
-        let row_phase = RowPhase::of(&scenario.assigner, scenario.lateness(), earliest).map(|fresh| match kept {
-            Some(kept) if kept.same_grid(&fresh) => kept,
-            _ => fresh,
-        });
+        let row_phase =
+            RowPhase::of(&scenario.assigner, scenario.lateness(), earliest.unwrap_or(0)).map(|fresh| match kept {
+                Some(kept) if kept.same_grid(&fresh) => kept,
+                _ => fresh,
+            });
         let mut rows = BTreeMap::new();
         let mut rows_of_lane = vec![1u16; keys.len()];
         for (key, mut windows) in per_key {

@@ -56,7 +56,7 @@ use crate::ui::action::{Action, Drag, ObjectId, RunArrived};
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot, Runner, RunnerRef};
 use crate::ui::scene::Scene;
 use crate::ui::scene::fold::{FoldViews, StepFold};
-use crate::ui::scene::layout::RunLayout;
+use crate::ui::scene::layout::{RowPhase, RunLayout};
 
 use chrome::Chrome;
 use compare::Compare;
@@ -362,6 +362,12 @@ impl AppState {
         }
     }
 
+    /// The rows of the layout on show, for the next run's windows to keep: an edit's do, a
+    /// scenario opened gets its own (`RunLayout::after`).
+    fn kept_rows(&self) -> Option<RowPhase> {
+        self.doc.layout.row_phase.filter(|_| !self.after_run.refit)
+    }
+
     fn run_finished(&mut self, answer: RunFinished) {
         self.run_finished_with(answer, None);
     }
@@ -377,7 +383,7 @@ impl AppState {
             }
             return;
         }
-        match self.doc.finish_with(answer, layout, !self.after_run.refit) {
+        match self.doc.finish_with(answer, layout, self.kept_rows()) {
             Finished::Stale => {}
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
             Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),

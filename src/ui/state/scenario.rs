@@ -23,7 +23,7 @@ use crate::engine::scenario::{Element, InputItem};
 use crate::engine::{Run, Scenario, run};
 use crate::ui::action::Field;
 use crate::ui::runner::{RunFinished, RunRequest, RunSlot};
-use crate::ui::scene::layout::RunLayout;
+use crate::ui::scene::layout::{RowPhase, RunLayout};
 
 /// Whether a committed candidate may be refused after its run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,14 +151,20 @@ impl Doc {
 
     /// Takes a runner's answer.
     pub fn finish(&mut self, answer: RunFinished) -> Finished {
-        self.finish_with(answer, None, true)
+        let kept = self.layout.row_phase;
+        self.finish_with(answer, None, kept)
     }
 
     /// Takes a runner's answer, with its layout when it was made already (`layout`: of this
     /// scenario and the answer's run, made while the run on show was still shown; `state::staged`).
-    /// `keep_rows`: the answer is of an edit, whose windows keep the rows they had
-    /// ([`RunLayout::after`]); else of a scenario opened.
-    pub fn finish_with(&mut self, answer: RunFinished, layout: Option<Rc<RunLayout>>, keep_rows: bool) -> Finished {
+    /// `kept`: the rows of the layout on show, for an edit's windows to keep ([`RunLayout::after`]);
+    /// `None` for a scenario opened.
+    pub fn finish_with(
+        &mut self,
+        answer: RunFinished,
+        layout: Option<Rc<RunLayout>>,
+        kept: Option<RowPhase>,
+    ) -> Finished {
         if answer.revision != self.requested || answer.slot != self.slot {
             return Finished::Stale;
         }
@@ -196,7 +202,6 @@ impl Doc {
             self.outputs_version += 1;
         }
         self.run = run;
-        let kept = self.layout.row_phase.filter(|_| keep_rows);
         // (A proposal's layout is of its candidate, made here: a made one is the scenario's.)
         self.layout = match layout.filter(|_| accepted.is_none()) {
             Some(layout) => layout,

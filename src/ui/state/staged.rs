@@ -79,9 +79,7 @@ impl AppState {
             return;
         }
         if staged.layout.is_none() {
-            // An edit's windows keep their rows; a scenario opened gets its own.
-            let kept = self.doc.layout.row_phase.filter(|_| !self.after_run.refit);
-            staged.layout = Some(Rc::new(RunLayout::after(&self.doc.scenario, &staged.run, kept)));
+            staged.layout = Some(Rc::new(RunLayout::after(&self.doc.scenario, &staged.run, self.kept_rows())));
         } else if staged.fold.is_none() {
             // The playhead's step after the install (`run_finished` places it again). Folded from
             // zero, as a run's first view is (`FoldViews::at`), leaving the run on show's saved
