@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { openApp, runSettled, until, untilPaused } from './harness.mjs';
 import { stream } from './stream.mjs';
@@ -188,6 +189,60 @@ test('10,000 elements: canvas backend, overlay, virtual lists; a drag equals the
   await until(page, 'its run', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 30000);
   assert.equal(await page.locator('[data-testid="playhead"]').getAttribute('data-step'), step);
   assert.equal(await digest(), fnv(after), 'the reload shows the dragged stream');
+  assert.deepEqual(app.pageErrors, []);
+});
+
+// A stream whose JSON passes 1 MB has its link text made in slices, a task each, after a commit
+// (fragment::ZJob): the autosave is written when it is made, and a page left before that (a reload
+// right after a drop) writes it on the way out (pagehide). Nothing is lost either way.
+test('30,000 elements: the autosave made in slices after a drop holds the drop, and a reload right after a drop keeps it', { timeout: 120000 }, async (t) => {
+  const sc = stream(30000, 'tumbling');
+  assert.ok(JSON.stringify(sc).length > 1024 * 1024, 'the JSON passes 1 MB: its link text is made in slices');
+  const app = await openApp({ viewport: { width: 1920, height: 1080 } });
+  t.after(() => app.close());
+  const { page } = app;
+  await loadStream(page, sc);
+  const saved = async () => {
+    const text = await page.evaluate(() => localStorage.getItem('tidemark.autosave.v1'));
+    const z = text && text.split('&').find((p) => p.startsWith('z='));
+    return z ? JSON.parse(inflateRawSync(Buffer.from(z.slice(2), 'base64url')).toString('utf8')) : null;
+  };
+  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const id = Number(await entry.getAttribute('data-id'));
+  const ts0 = Number(await entry.getAttribute('data-ts'));
+  const drag = async (dx) => {
+    const box = await entry.boundingBox();
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) await page.mouse.move(x + (i * dx) / 8, y);
+  };
+  // A drop: the autosave comes to hold the dropped timestamp, and the whole stream.
+  const revision = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  await drag(60);
+  await page.mouse.up();
+  await runSettled(page, revision, 30000);
+  const moved = page.locator(`[data-testid="element"][data-id="${id}"]`);
+  const ts1 = Number(await moved.getAttribute('data-ts'));
+  assert.ok(ts1 > ts0, `element ${id} moved from ${ts0} to ${ts1}`);
+  await until(page, 'the autosave of the drop', async () => (await saved())?.input.find((e) => e.id === id)?.ts, (ts) => ts === ts1, 30000);
+  const kept = await saved();
+  assert.equal(kept.input.length, sc.input.length, 'the autosave holds the whole stream');
+  assert.match(await page.evaluate(() => location.hash), /^#local=1&step=(\d+|end)$/);
+  // A second drop, and the page reloaded at once: the reload opens the second drop.
+  await drag(60);
+  await page.mouse.up();
+  await page.reload();
+  await until(page, 'the stream restored', () => page.locator('[data-testid="scene"]').getAttribute('data-elements'), (v) => v === String(sc.input.length), 30000);
+  const restored = await saved();
+  const ts2 = restored.input.find((e) => e.id === id).ts;
+  assert.ok(ts2 > ts1, `the second drop is kept: element ${id} at ${ts2}, after ${ts1}`);
+  await until(page, 'its run', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 30000);
+  await page.keyboard.press('End');
+  await until(page, 'the playhead at the end', () => page.locator('[data-testid="playhead"]').evaluate((e) => e.dataset.step === e.dataset.steps));
+  const dragged = structuredClone(sc);
+  dragged.input.find((e) => e.id === id).ts = ts2;
+  assert.equal(await page.locator('[data-testid="outputs"]').getAttribute('data-run-digest'), fnv(cliRun(dragged)), 'the page shows the second drop');
   assert.deepEqual(app.pageErrors, []);
 });
 

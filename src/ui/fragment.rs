@@ -129,24 +129,158 @@ fn z_text(scenario: &Rc<Scenario>) -> Rc<str> {
         return z;
     }
     let z: Rc<str> = z_text_of(scenario).into();
+    remember_z(scenario, z.clone());
+    z
+}
+
+/// Keeps `z` as the text of `scenario` (the two most recent, [`Z_MEMO`]).
+fn remember_z(scenario: &Rc<Scenario>, z: Rc<str>) {
     Z_MEMO.with(|m| {
         let mut m = m.borrow_mut();
         m.retain(|(w, _)| w.strong_count() > 0);
-        m.insert(0, (Rc::downgrade(scenario), z.clone()));
+        m.insert(0, (Rc::downgrade(scenario), z));
         m.truncate(2);
     });
-    z
 }
 
 /// The `z` text: the scenario's JSON, raw DEFLATE, base64url.
 fn z_text_of(scenario: &Scenario) -> String {
     let json = scenario.to_json_string();
-    let level = match json.len() {
+    URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), deflate_level(json.len())))
+}
+
+/// The DEFLATE level for `len` bytes of JSON.
+fn deflate_level(len: usize) -> u8 {
+    match len {
         n if n > FASTEST_DEFLATE_ABOVE => 2,
         n if n > FAST_DEFLATE_ABOVE => 6,
         _ => 9,
-    };
-    URL_SAFE_LENIENT.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level))
+    }
+}
+
+/// Scenarios whose JSON is guessed longer than this have their `z` text made by a [`ZJob`], in
+/// slices, rather than at once: at 100,000 elements (4.8 MB of JSON) writing and compressing it was
+/// one task of 55-65 ms in the page after every commit (a drop), for the autosave.
+pub const SLICED_Z_ABOVE: usize = FASTEST_DEFLATE_ABOVE;
+
+/// JSON compressed per [`ZJob::advance`]: ≈ 3 ms of level-2 DEFLATE in the page.
+pub const Z_SLICE_BYTES: usize = 512 * 1024;
+
+/// Whether `scenario`'s `z` text can be had without a long task: it is remembered, or short.
+pub fn z_at_hand(scenario: &Rc<Scenario>) -> bool {
+    z_known(scenario) || scenario.json_len_guess() <= SLICED_Z_ABOVE
+}
+
+fn z_known(scenario: &Rc<Scenario>) -> bool {
+    Z_MEMO.with(|m| {
+        m.borrow().iter().any(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Rc::as_ptr(scenario)))
+    })
+}
+
+/// What a [`ZJob`] slice left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ZProgress {
+    /// More slices to go.
+    Pending,
+    /// The text, remembered for the scenario (the next [`encode_z`] of it takes no time).
+    Done(Rc<str>),
+    /// The scenario is gone (a newer one replaced it): nothing was remembered.
+    Gone,
+}
+
+/// The `z` text of a large scenario made in slices, each a task of its own: the JSON first, then
+/// [`Z_SLICE_BYTES`] of it compressed per slice with one streaming compressor, so the text is
+/// the same as [`encode_z`]'s at once. The job holds the scenario weakly: a scenario replaced
+/// before its text is made is not kept alive for it.
+pub struct ZJob {
+    scenario: Weak<Scenario>,
+    json: Option<Vec<u8>>,
+    at: usize,
+    compressor: Option<Box<miniz_oxide::deflate::core::CompressorOxide>>,
+    out: Vec<u8>,
+    done: Option<Rc<str>>,
+}
+
+impl fmt::Debug for ZJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ZJob").field("at", &self.at).field("json", &self.json.as_ref().map(Vec::len)).finish()
+    }
+}
+
+impl ZJob {
+    pub fn new(scenario: &Rc<Scenario>) -> Self {
+        ZJob { scenario: Rc::downgrade(scenario), json: None, at: 0, compressor: None, out: Vec::new(), done: None }
+    }
+
+    /// Whether this job makes the text of `scenario`.
+    pub fn is_for(&self, scenario: &Rc<Scenario>) -> bool {
+        std::ptr::eq(self.scenario.as_ptr(), Rc::as_ptr(scenario)) && self.scenario.strong_count() > 0
+    }
+
+    /// One slice: the JSON written (the first), or `slice` bytes of it compressed; the last
+    /// also encodes the text and remembers it.
+    pub fn advance(&mut self, slice: usize) -> ZProgress {
+        use miniz_oxide::deflate::core::{
+            CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+        };
+        if let Some(z) = &self.done {
+            return ZProgress::Done(z.clone());
+        }
+        let Some(scenario) = self.scenario.upgrade() else { return ZProgress::Gone };
+        let (Some(json), Some(compressor)) = (&self.json, &mut self.compressor) else {
+            let json = scenario.to_json_string().into_bytes();
+            // Raw DEFLATE (no zlib header) at the level `encode_z` would use, as `compress_to_vec`.
+            let flags = create_comp_flags_from_zip_params(deflate_level(json.len()).into(), 0, 0);
+            self.compressor = Some(Box::new(CompressorOxide::new(flags)));
+            self.out = Vec::with_capacity(json.len() / 4);
+            self.json = Some(json);
+            return ZProgress::Pending;
+        };
+        let end = self.at.saturating_add(slice.max(1)).min(json.len());
+        let flush = if end == json.len() { TDEFLFlush::Finish } else { TDEFLFlush::None };
+        loop {
+            if self.out.capacity() - self.out.len() < 64 * 1024 {
+                self.out.reserve(self.out.len().max(64 * 1024));
+            }
+            let pos = self.out.len();
+            self.out.resize(self.out.capacity(), 0);
+            let (status, read, wrote) = compress(compressor, &json[self.at..end], &mut self.out[pos..], flush);
+            self.out.truncate(pos + wrote);
+            self.at += read;
+            match status {
+                TDEFLStatus::Done => break,
+                TDEFLStatus::Okay if self.at == end && flush == TDEFLFlush::None => return ZProgress::Pending,
+                TDEFLStatus::Okay => {}
+                // A bad parameter or a failed write: miniz_oxide's own `compress_to_vec` panics here.
+                // Said, not panicked: the text is made at once instead.
+                _ => {
+                    let z: Rc<str> = z_text_of(&scenario).into();
+                    return self.finished(&scenario, z);
+                }
+            }
+        }
+        let z: Rc<str> = URL_SAFE_LENIENT.encode(std::mem::take(&mut self.out)).into();
+        self.finished(&scenario, z)
+    }
+
+    fn finished(&mut self, scenario: &Rc<Scenario>, z: Rc<str>) -> ZProgress {
+        self.json = None;
+        self.compressor = None;
+        self.out = Vec::new();
+        remember_z(scenario, z.clone());
+        self.done = Some(z.clone());
+        ZProgress::Done(z)
+    }
+
+    /// Every slice left at once (the page is being left: the autosave is written now or never).
+    pub fn finish(&mut self) -> ZProgress {
+        loop {
+            match self.advance(usize::MAX) {
+                ZProgress::Pending => {}
+                other => return other,
+            }
+        }
+    }
 }
 
 /// Compare mode's parameter (with its `&`): B, without its input while it `follow`s the first's.
@@ -255,18 +389,67 @@ mod tests {
     #[test]
     fn large_scenarios_round_trip_at_every_level() {
         for n in [10, 8_000, 24_000] {
-            let input: Vec<String> = (0..n)
-                .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 20, i * 997 % 1_000_003))
-                .collect();
-            let json =
-                format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, input.join(","));
-            let s = Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")));
+            let s = stream(n);
             let size = s.to_json_string().len();
             assert!(n < 24_000 || size > FASTEST_DEFLATE_ABOVE, "{n} elements: {size} bytes of JSON");
             assert!(n != 8_000 || (FAST_DEFLATE_ABOVE..=FASTEST_DEFLATE_ABOVE).contains(&size), "{size}");
             let back = parse(&encode_z(&s, StepParam::End)).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(back.scenario.as_ref(), Some(&*s), "{n} elements");
         }
+    }
+
+    /// A stream of `n` elements over 20 keys, `i`'s timestamp scattered.
+    fn stream(n: usize) -> Rc<Scenario> {
+        let input: Vec<String> =
+            (0..n).map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 20, i * 997 % 1_000_003)).collect();
+        let json = format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, input.join(","));
+        Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// A large scenario's text made in slices is the text made at once, whatever the slice (one
+    /// byte at a time, a ragged size, all at once), at every DEFLATE level; it is remembered when
+    /// done, so the link after it is made at once; a job whose scenario is gone makes nothing.
+    #[test]
+    fn a_z_text_made_in_slices_is_the_one_made_at_once() {
+        for n in [10, 8_000, 24_000] {
+            let s = stream(n);
+            let whole = z_text_of(&s);
+            assert_eq!(z_at_hand(&s), n < 24_000, "{n} elements: sliced only above {SLICED_Z_ABOVE} bytes");
+            for slice in [1, 4093, Z_SLICE_BYTES, usize::MAX] {
+                if slice == 1 && n > 10 {
+                    continue;
+                }
+                Z_MEMO.with(|m| m.borrow_mut().clear());
+                let mut job = ZJob::new(&s);
+                assert!(job.is_for(&s) && !job.is_for(&stream(3)));
+                let mut slices = 0;
+                let z = loop {
+                    slices += 1;
+                    match job.advance(slice) {
+                        ZProgress::Pending => assert!(!z_known(&s), "remembered before it is done"),
+                        ZProgress::Done(z) => break z,
+                        ZProgress::Gone => panic!("the scenario is alive"),
+                    }
+                };
+                assert_eq!(&*z, whole, "{n} elements in slices of {slice}");
+                let json = s.to_json_string().len();
+                assert_eq!(slices, 1 + json.div_ceil(slice.min(json)), "the JSON, then a slice per {slice} bytes");
+                assert!(z_at_hand(&s) && z_known(&s));
+                assert!(Rc::ptr_eq(&z, &z_text(&s)), "the link uses the text the job made");
+                assert_eq!(job.advance(slice), ZProgress::Done(z.clone()), "done stays done");
+                assert_eq!(decode_z("z", &z).as_ref(), Ok(&*s));
+            }
+        }
+        let s = stream(24_000);
+        let mut job = ZJob::new(&s);
+        assert_eq!(job.advance(Z_SLICE_BYTES), ZProgress::Pending);
+        drop(s);
+        assert_eq!(job.advance(Z_SLICE_BYTES), ZProgress::Gone, "a replaced scenario's text is not made");
+        let s = stream(24_000);
+        let mut job = ZJob::new(&s);
+        assert_eq!(job.advance(Z_SLICE_BYTES), ZProgress::Pending);
+        assert_eq!(job.advance(Z_SLICE_BYTES), ZProgress::Pending);
+        assert_eq!(job.finish(), ZProgress::Done(z_text_of(&s).into()), "the rest at once when the page is left");
     }
 
     /// The link memo is by identity and weak: the same scenario's text is made once; a scenario

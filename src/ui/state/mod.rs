@@ -591,6 +591,12 @@ impl AppState {
         self.runner.0.name()
     }
 
+    /// Whether the autosave's fragment waits for the scenario's link text, made in slices
+    /// ([`fragment::ZJob`](crate::ui::fragment::ZJob)) rather than in the task of the change.
+    pub fn autosave_waits(&self) -> bool {
+        !crate::ui::fragment::z_at_hand(&self.doc.scenario) && self.teach.pristine_preset(&self.doc.scenario).is_none()
+    }
+
     /// The autosave fragment of what is on show.
     pub fn autosave_fragment(&self) -> String {
         let mut out = self.teach.autosave_fragment(&self.doc.scenario, self.play.step, self.steps());
