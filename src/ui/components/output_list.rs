@@ -15,6 +15,7 @@ use crate::engine::wire::{Fnv, Sink};
 use crate::engine::{Output, Run, Scenario, Window};
 use crate::teach::ValueFormat;
 use crate::ui::hooks::AppHandle;
+use crate::ui::scene::SVG_MAX_ELEMENTS;
 use crate::ui::scene::fold::{Effect, result_text};
 use crate::ui::state::AppState;
 
@@ -119,10 +120,21 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     let errors: Vec<Html> = errors.collect();
     let (n_rows, n_lates) = (fires.len(), lates.len());
     let n_fires = n_rows - n_recovery;
-    // Not during a drag: a digest of 10,000 lines costs more than a frame.
-    let digest = use_memo((p.outputs_version, upto, p.dragging), |(_, upto, dragging)| {
-        if *dragging { String::new() } else { digest_of(&run.outputs[..*upto], &run.keys).to_string() }
-    });
+    // The digest's index, made once per run. Not during a drag of the SVG backend, whose every
+    // move installs a run (the lines of 10,000 outputs cost more than a frame); on the canvas
+    // backend a drag's runs are installed only when the pointer rests, in a long task already, and
+    // the index made then spares the drop's.
+    let index = use_mut_ref(|| None::<(u64, Rc<DigestIndex>)>);
+    let wanted = !p.dragging || run.elements.len() > SVG_MAX_ELEMENTS;
+    if wanted && index.borrow().as_ref().is_none_or(|(version, _)| *version != p.outputs_version) {
+        *index.borrow_mut() = Some((p.outputs_version, Rc::new(DigestIndex::of(&run.outputs, &run.keys))));
+    }
+    let digest = match &*index.borrow() {
+        Some((version, index)) if !p.dragging && *version == p.outputs_version => {
+            index.at(&run.outputs, &run.keys, upto).to_string()
+        }
+        _ => String::new(),
+    };
     let fire_row = {
         let (from, fresh, values) = (p.from.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
@@ -149,7 +161,7 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
         })
     };
     html! {
-        <div class="outputs" data-testid="outputs" data-run-digest={(*digest).clone()}>
+        <div class="outputs" data-testid="outputs" data-run-digest={digest}>
             if !errors.is_empty() {
                 <ul class="errors">{ for errors }</ul>
             }
@@ -236,38 +248,89 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
     }
 }
 
+/// Outputs between two states the [`DigestIndex`] keeps.
+const DIGEST_EVERY: usize = 256;
+
+/// The digest (`data-run-digest`) of a run's outputs at every [`DIGEST_EVERY`]-th output: the
+/// digest up to any output is a kept state extended by fewer than `DIGEST_EVERY` lines. Made once
+/// per run: at 100,000 elements the lines of all outputs took ≈ 27 ms of the page's thread, and the
+/// digest was made again at every step of the playhead and at every drop.
+#[derive(Debug, PartialEq)]
+struct DigestIndex {
+    /// The FNV-1a state after `k * DIGEST_EVERY` outputs, for every such `k` up to the run's end.
+    states: Vec<u64>,
+}
+
+impl DigestIndex {
+    fn of(outputs: &[Output], keys: &[String]) -> DigestIndex {
+        let mut h = Fnv::default();
+        let mut line = String::new();
+        let mut states = Vec::with_capacity(outputs.len() / DIGEST_EVERY + 1);
+        for (i, o) in outputs.iter().enumerate() {
+            if i.is_multiple_of(DIGEST_EVERY) {
+                states.push(h.0);
+            }
+            digest_line(&mut line, o, keys);
+            h.extend_from_slice(line.as_bytes());
+        }
+        if outputs.len().is_multiple_of(DIGEST_EVERY) {
+            states.push(h.0);
+        }
+        DigestIndex { states }
+    }
+
+    /// The digest of `outputs[..upto]` (the outputs it was made of).
+    fn at(&self, outputs: &[Output], keys: &[String], upto: usize) -> u64 {
+        let upto = upto.min(outputs.len());
+        let k = (upto / DIGEST_EVERY).min(self.states.len().saturating_sub(1));
+        let mut h = Fnv(self.states.get(k).copied().unwrap_or(Fnv::default().0));
+        let mut line = String::new();
+        for o in &outputs[k * DIGEST_EVERY..upto] {
+            digest_line(&mut line, o, keys);
+            h.extend_from_slice(line.as_bytes());
+        }
+        h.0
+    }
+}
+
 /// FNV-1a (64 bit) of the outputs in emission order (`data-run-digest`), one line each: a firing
 /// `F|key|start|end|ids|sum|count|n|wm`, a late element `L|id|key|ts`, anything else `O`. At the
 /// end of the input a test computes the same from `tidemark run FILE`'s lines, and so compares the
 /// page's run with the command line's without reading every (virtualised) row.
+#[cfg(test)]
 fn digest_of(outputs: &[Output], keys: &[String]) -> u64 {
-    use std::fmt::Write;
-    let key = |k: u32| keys.get(k as usize).map_or("", String::as_str);
     let mut h = Fnv::default();
     let mut line = String::new();
     for o in outputs {
-        line.clear();
-        let _ = match o {
-            Output::Fire(f) => {
-                let (start, end) = f.window.bounds();
-                let _ = write!(line, "F|{}|", key(f.key));
-                for b in [start, end] {
-                    let _ = match b {
-                        Some(v) => write!(line, "{v}|"),
-                        None => write!(line, "|"),
-                    };
-                }
-                for (i, id) in f.ids.iter().enumerate() {
-                    let _ = write!(line, "{}{id}", if i == 0 { "" } else { "," });
-                }
-                writeln!(line, "|{}|{}|{}|{}", f.sum, f.count, f.n, f.watermark)
-            }
-            Output::Late { id, key: k, ts, .. } => writeln!(line, "L|{id}|{}|{ts}", key(*k)),
-            _ => writeln!(line, "O"),
-        };
+        digest_line(&mut line, o, keys);
         h.extend_from_slice(line.as_bytes());
     }
     h.0
+}
+
+/// The digest's line of output `o` (see [`digest_of`]), in `line`.
+fn digest_line(line: &mut String, o: &Output, keys: &[String]) {
+    use std::fmt::Write;
+    let key = |k: u32| keys.get(k as usize).map_or("", String::as_str);
+    line.clear();
+    let _ = match o {
+        Output::Fire(f) => {
+            let (start, end) = f.window.bounds();
+            let _ = write!(line, "F|{}|", key(f.key));
+            for b in [start, end] {
+                let _ = match b {
+                    Some(v) => write!(line, "{v}|"),
+                    None => write!(line, "|"),
+                };
+            }
+            for (i, id) in f.ids.iter().enumerate() {
+                let _ = write!(line, "{}{id}", if i == 0 { "" } else { "," });
+            }
+            writeln!(line, "|{}|{}|{}|{}", f.sum, f.count, f.n, f.watermark)
+        }
+        Output::Late { id, key: k, ts, .. } => writeln!(line, "L|{id}|{}|{ts}", key(*k)),
+        _ => writeln!(line, "O"),
+    };
 }
 
 #[derive(Properties, PartialEq)]
@@ -407,5 +470,46 @@ fn FireRow(p: &FireRowProps) -> Html {
             <span class="row-ids">{ contents }</span>
             <span class="row-wm">{ format!("wm {}", format_millis(p.wm)) }</span>
         </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::run::run;
+
+    /// The digest up to any output, read from the index, is the digest of those outputs' lines:
+    /// at none, at the kept states' boundaries and between them, and at the end, for firings and
+    /// late elements; an index of no outputs gives the empty digest.
+    #[test]
+    fn the_digest_index_gives_the_digest_up_to_any_output() {
+        let input: Vec<String> = (0..1500)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 7, (i * 7919) % 600_000))
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {{"kind": "sliding", "size": 20000, "slide": 5000}}, "side_output": true,
+                "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 2000}}, "input": [{}]}}"#,
+            input.join(",")
+        );
+        let scenario = Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        let run = run(&scenario);
+        let n = run.outputs.len();
+        assert!(n > 3 * DIGEST_EVERY, "{n} outputs");
+        assert!(run.outputs.iter().any(|o| matches!(o, Output::Late { .. })), "late elements among them");
+        let index = DigestIndex::of(&run.outputs, &run.keys);
+        assert_eq!(index.states.len(), n / DIGEST_EVERY + 1);
+        for upto in
+            (0..=n).filter(|u| u % 97 == 0 || u % DIGEST_EVERY < 2 || u % DIGEST_EVERY == DIGEST_EVERY - 1 || *u == n)
+        {
+            assert_eq!(
+                index.at(&run.outputs, &run.keys, upto),
+                digest_of(&run.outputs[..upto], &run.keys),
+                "up to {upto}"
+            );
+        }
+        assert_eq!(index.at(&run.outputs, &run.keys, n + 5), digest_of(&run.outputs, &run.keys), "clamped to the end");
+        let none = DigestIndex::of(&[], &run.keys);
+        assert_eq!(none.at(&[], &run.keys, 0), Fnv::default().0);
+        assert_eq!(none.at(&[], &run.keys, 3), Fnv::default().0);
     }
 }
