@@ -51,8 +51,13 @@ pub fn use_saved_fragment(state: &AppHandle) -> Option<Rc<String>> {
         let (state, slicing) = (state.clone(), slicing.clone());
         use_effect_with((commits, saved.is_none()), move |&(_, waits)| {
             let mut sl = slicing.borrow_mut();
+            if !waits {
+                // A job still under way is an older scenario's: its text is wanted no more.
+                sl.job = None;
+                return;
+            }
             let s = state.get();
-            if !waits || sl.job.as_ref().is_some_and(|j| j.is_for(&s.doc.scenario)) {
+            if sl.job.as_ref().is_some_and(|j| j.is_for(&s.doc.scenario)) {
                 return;
             }
             sl.job = Some(ZJob::new(&s.doc.scenario));
