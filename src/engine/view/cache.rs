@@ -70,9 +70,8 @@ impl FoldCache {
                 self.saved.push(self.current.clone());
             }
         }
-        let mut view = self.current.clone();
+        let mut view = self.current.shown_copy();
         view.step = step;
-        view.settle_to_show();
         view
     }
 }
