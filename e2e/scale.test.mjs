@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { openApp, runSettled, until, untilPaused } from './harness.mjs';
 import { stream } from './stream.mjs';
@@ -243,6 +243,43 @@ test('30,000 elements: the autosave made in slices after a drop holds the drop, 
   const dragged = structuredClone(sc);
   dragged.input.find((e) => e.id === id).ts = ts2;
   assert.equal(await page.locator('[data-testid="outputs"]').getAttribute('data-run-digest'), fnv(cliRun(dragged)), 'the page shows the second drop');
+  assert.deepEqual(app.pageErrors, []);
+});
+
+// A link that carries a stream too long for the address bar (more than 64 KB of link) is kept there
+// as opened until the first commit: the autosave does not hold that stream before it, so the short
+// form (`local=1`) would open something else on a reload. Its link text, made in slices at the
+// start, writes nothing when it is made; a step writes nothing either; the first commit writes the
+// autosave and then the short form.
+test('a link with a stream too long for the address bar stays as opened until the first commit, then the autosave keeps it', { timeout: 120000 }, async (t) => {
+  const sc = stream(30000, 'tumbling');
+  const z = deflateRawSync(Buffer.from(JSON.stringify(sc))).toString('base64url');
+  assert.ok(z.length > 64 * 1024, `a link of ${z.length} characters`);
+  const app = await openApp({ viewport: { width: 1920, height: 1080 }, path: `#z=${z}&step=5`, timeout: 30000 });
+  t.after(() => app.close());
+  const { page } = app;
+  await until(page, 'the linked stream', () => page.locator('[data-testid="scene"]').getAttribute('data-elements'), (v) => v === String(sc.input.length), 30000);
+  await until(page, 'its run', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done', 30000);
+  const hash = () => page.evaluate(() => location.hash);
+  const opened = await hash();
+  assert.ok(opened.startsWith('#z=') && opened.length > 64 * 1024, 'the link as opened');
+  // The link text made in the background, and a step: the address bar keeps the link.
+  await page.waitForFunction(() => new Promise((r) => setTimeout(() => r(true), 1500)));
+  assert.equal(await hash(), opened, 'the link text made at the start writes nothing');
+  await page.locator('[data-testid="step-forward"]').click();
+  await until(page, 'the step', () => page.locator('[data-testid="playhead"]').getAttribute('data-step'), (v) => v === '6');
+  await page.waitForFunction(() => new Promise((r) => setTimeout(() => r(true), 500)));
+  assert.equal(await hash(), opened, 'a step keeps the link');
+  assert.equal(await page.evaluate(() => localStorage.getItem('tidemark.autosave.v1')), null, 'nothing autosaved before a commit');
+  // The first commit (an element nudged with the keyboard): the autosave holds it, then the short form.
+  await page.keyboard.press(']'); // onto the canvas: its first element
+  const id = Number(await page.evaluate(() => document.activeElement.dataset.id));
+  await page.keyboard.press('ArrowRight');
+  await until(page, 'the short form', hash, (h) => /^#local=1&step=\d+$/.test(h), 30000);
+  const saved = await page.evaluate(() => localStorage.getItem('tidemark.autosave.v1'));
+  const kept = JSON.parse(inflateRawSync(Buffer.from(saved.split('&').find((p) => p.startsWith('z=')).slice(2), 'base64url')).toString('utf8'));
+  assert.equal(kept.input.length, sc.input.length);
+  assert.ok(kept.input.find((e) => e.id === id).ts > sc.input.find((e) => e.id === id).ts, 'the nudge is kept');
   assert.deepEqual(app.pageErrors, []);
 });
 

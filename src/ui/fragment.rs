@@ -201,12 +201,6 @@ pub struct ZJob {
     done: Option<Rc<str>>,
 }
 
-impl fmt::Debug for ZJob {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ZJob").field("at", &self.at).field("json", &self.json.as_ref().map(Vec::len)).finish()
-    }
-}
-
 impl ZJob {
     pub fn new(scenario: &Rc<Scenario>) -> Self {
         ZJob { scenario: Rc::downgrade(scenario), json: None, at: 0, compressor: None, out: Vec::new(), done: None }
@@ -251,11 +245,12 @@ impl ZJob {
                 TDEFLStatus::Done => break,
                 TDEFLStatus::Okay if self.at == end && flush == TDEFLFlush::None => return ZProgress::Pending,
                 TDEFLStatus::Okay => {}
-                // A bad parameter or a failed write: miniz_oxide's own `compress_to_vec` panics here.
-                // Said, not panicked: the text is made at once instead.
+                // A bad parameter or a failed write (miniz_oxide's own `compress_to_vec` panics
+                // here; it cannot happen with the flags above): no text, and no panic. The fragment
+                // then waits for the next commit, or a page left makes the text at once.
                 _ => {
-                    let z: Rc<str> = z_text_of(&scenario).into();
-                    return self.finished(&scenario, z);
+                    self.scenario = Weak::new();
+                    return ZProgress::Gone;
                 }
             }
         }
@@ -272,7 +267,8 @@ impl ZJob {
         ZProgress::Done(z)
     }
 
-    /// Every slice left at once (the page is being left: the autosave is written now or never).
+    /// Every slice left at once.
+    #[cfg(test)]
     pub fn finish(&mut self) -> ZProgress {
         loop {
             match self.advance(usize::MAX) {

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::use_app::{AppHandle, location_hash};
 use crate::ui::action::Action;
-use crate::ui::fragment::{Z_SLICE_BYTES, ZJob, ZProgress};
+use crate::ui::fragment::{ADDRESS_BAR_MAX, Z_SLICE_BYTES, ZJob, ZProgress};
 use crate::ui::state::AppState;
 use crate::ui::state::undo::AutosaveStatus;
 use crate::ui::storage::write_autosave;
@@ -22,7 +22,7 @@ use crate::ui::worker_runner::next_task;
 /// The scenario's link text being made in slices: the job, its number (a slice of a job replaced
 /// since it was queued does nothing), and how many have been made (the fragment is made again
 /// when one is).
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Slicing {
     job: Option<ZJob>,
     number: u64,
@@ -72,9 +72,9 @@ pub fn use_saved_fragment(state: &AppHandle) -> Option<Rc<String>> {
 
 /// The next slice of job `number` in a task of its own, and the one after it while there is more;
 /// when it is made, the page renders again (the fragment is made then, at once).
-fn next_slice(slicing: Rc<RefCell<Slicing>>, number: u64, redraw: UseForceUpdateHandle) {
-    let (queued, again) = (slicing.clone(), redraw.clone());
-    let went = next_task(move || {
+fn next_slice(queued: Rc<RefCell<Slicing>>, number: u64, again: UseForceUpdateHandle) {
+    // (Where no timer can be set, nothing is made: the autosave is written when the page is left.)
+    next_task(move || {
         let mut sl = queued.borrow_mut();
         if sl.number != number {
             return;
@@ -94,15 +94,6 @@ fn next_slice(slicing: Rc<RefCell<Slicing>>, number: u64, redraw: UseForceUpdate
             ZProgress::Gone => sl.job = None,
         }
     });
-    // No timers (no window): the rest at once.
-    if !went {
-        let mut sl = slicing.borrow_mut();
-        if let Some(ZProgress::Done(_)) = sl.job.take().as_mut().map(ZJob::finish) {
-            sl.made += 1;
-            drop(sl);
-            redraw.force_update();
-        }
-    }
 }
 
 /// Whether a change of `s` is written to the autosave: one has been made, and the autosave is on.
@@ -132,17 +123,21 @@ pub fn use_autosave(state: &AppHandle, saved: Option<Rc<String>>) {
             }
         });
     }
-    // A page left (closed, reloaded, navigated away) before a commit's fragment is made (a large
-    // scenario's link text is made in slices): it is made at once and written, so that the last
-    // change is not lost. The latest handle, for the listener made once.
+    // A page hidden (another tab, a window minimised: a hidden tab's timers are slowed to a slice
+    // a second, and it may be discarded unannounced) or left (closed, reloaded, navigated away: the
+    // page is hidden first, `visibilitychange` before `pagehide`) before a commit's fragment is
+    // made (a large scenario's link text is made in slices): it is made at once and written, so
+    // that the last change is not lost. Mid-drag, what is on show is kept. The latest handle, for
+    // the listener made once.
     let latest = use_mut_ref(|| state.clone());
     *latest.borrow_mut() = state.clone();
     use_effect_with((), move |_| {
-        let listener = web_sys::window().map(|w| {
-            EventListener::new(&w, "pagehide", move |_| {
+        let listener = web_sys::window().and_then(|w| w.document()).map(|d| {
+            let doc = d.clone();
+            EventListener::new(&d, "visibilitychange", move |_| {
                 let state = latest.borrow();
                 let s = state.get();
-                if autosaves(&s) && *last.borrow() != s.doc.commits {
+                if doc.hidden() && autosaves(&s) && *last.borrow() != s.doc.commits {
                     *last.borrow_mut() = s.doc.commits;
                     let _ = write_autosave(&s.autosave_fragment());
                 }
@@ -153,7 +148,9 @@ pub fn use_autosave(state: &AppHandle, saved: Option<Rc<String>>) {
 }
 
 /// Writes the address bar's fragment after every commit, step or view change; `written` keeps it
-/// (the hash-link hook ignores our own changes). Until the first change the link opened stays.
+/// (the hash-link hook ignores our own changes). Until the first change the link opened stays, and
+/// a link that carried a stream too long for the address bar stays until the first commit (the
+/// autosave does not hold that stream before it: the short form would lose it on a reload).
 #[hook]
 pub fn use_url_sync(state: &AppHandle, saved: Option<Rc<String>>, written: Rc<RefCell<String>>) {
     let s = state.get();
@@ -165,16 +162,31 @@ pub fn use_url_sync(state: &AppHandle, saved: Option<Rc<String>>, written: Rc<Re
         teach.quiz.is_some(),
         teach.preset.as_ref().map(|p| p.id.clone()),
         s.edits.autosave == AutosaveStatus::On,
-        saved.is_some(),
     );
     drop(s);
-    use_effect_with(key, move |&(commits, _, _, _, _, autosaved, _)| {
+    // The change last written (or kept, at the start): the fragment becoming ready is no change of
+    // its own, only the moment a change waiting for it is written.
+    let handled = use_mut_ref(|| None);
+    let opened_with_stream = use_mut_ref(|| false);
+    use_effect_with((key, saved.is_some()), move |(key, _)| {
+        if handled.borrow().as_ref() == Some(key) {
+            return;
+        }
+        let (commits, autosaved) = (key.0, key.5);
         if commits == 0 && written.borrow().is_empty() {
-            *written.borrow_mut() = location_hash().trim_start_matches('#').to_string();
+            let opened = location_hash().trim_start_matches('#').to_string();
+            *opened_with_stream.borrow_mut() =
+                opened.split('&').any(|p| p.starts_with("z=") || p.starts_with("scenario="));
+            *written.borrow_mut() = opened;
+            *handled.borrow_mut() = Some(key.clone());
             return;
         }
         // The scenario's link text is being made: the address bar is written when it is.
         let Some(saved) = saved else { return };
+        *handled.borrow_mut() = Some(key.clone());
+        if commits == 0 && autosaved && saved.len() > ADDRESS_BAR_MAX && *opened_with_stream.borrow() {
+            return;
+        }
         // A stream too long for a link is kept by the autosave, and the address bar carries its
         // step and view only (`TeachState::address_fragment`).
         let frag = teach.address_fragment(&saved, autosaved);
