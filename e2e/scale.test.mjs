@@ -263,12 +263,14 @@ test('a link with a stream too long for the address bar stays as opened until th
   const hash = () => page.evaluate(() => location.hash);
   const opened = await hash();
   assert.ok(opened.startsWith('#z=') && opened.length > 64 * 1024, 'the link as opened');
-  // The link text made in the background, and a step: the address bar keeps the link.
-  await page.waitForFunction(() => new Promise((r) => setTimeout(() => r(true), 1500)));
+  // The link text made in the background (in slices: the app says when), and a step (the address
+  // bar is written in the render's effects, before the step shows): the address bar keeps the link.
+  const linkText = () => page.locator('[data-testid="app"]').getAttribute('data-link-text');
+  await until(page, 'the link text made', linkText, (v) => v === 'made', 30000);
   assert.equal(await hash(), opened, 'the link text made at the start writes nothing');
   await page.locator('[data-testid="step-forward"]').click();
   await until(page, 'the step', () => page.locator('[data-testid="playhead"]').getAttribute('data-step'), (v) => v === '6');
-  await page.waitForFunction(() => new Promise((r) => setTimeout(() => r(true), 500)));
+  assert.equal(await linkText(), 'made');
   assert.equal(await hash(), opened, 'a step keeps the link');
   assert.equal(await page.evaluate(() => localStorage.getItem('tidemark.autosave.v1')), null, 'nothing autosaved before a commit');
   // The first commit (an element nudged with the keyboard): the autosave holds it, then the short form.

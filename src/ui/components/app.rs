@@ -69,6 +69,9 @@ pub fn App() -> Html {
         });
     }
     let saved = use_saved_fragment(&state);
+    // Whether the link text of what is on show is made (`making` while a large one is made in
+    // slices): what the autosave and the address bar wait for, said for tests and probes.
+    let link_text = if saved.is_some() { "made" } else { "making" };
     use_autosave(&state, saved.clone());
     use_url_sync(&state, saved, written);
     use_frame_clock(state.get().play.playing, state.dispatcher());
@@ -110,7 +113,7 @@ pub fn App() -> Html {
         })
     };
     html! {
-        <div class={root_class} data-testid="app" data-mode={mode.as_str()} {ondragover} {ondrop}>
+        <div class={root_class} data-testid="app" data-mode={mode.as_str()} data-link-text={link_text} {ondragover} {ondrop}>
             if embed {
                 <EmbedBar state={state.clone()} />
             } else {
