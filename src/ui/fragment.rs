@@ -119,18 +119,22 @@ thread_local! {
 
 /// The `z` text of a scenario the page holds (memoised by identity, [`Z_MEMO`]).
 fn z_text(scenario: &Rc<Scenario>) -> Rc<str> {
-    let known = Z_MEMO.with(|m| {
-        let m = m.borrow();
-        m.iter()
-            .find(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Rc::as_ptr(scenario)))
-            .map(|(_, z)| z.clone())
-    });
-    if let Some(z) = known {
+    if let Some(z) = remembered_z(scenario) {
         return z;
     }
     let z: Rc<str> = z_text_of(scenario).into();
     remember_z(scenario, z.clone());
     z
+}
+
+/// The text [`Z_MEMO`] remembers for `scenario`, if it does.
+fn remembered_z(scenario: &Rc<Scenario>) -> Option<Rc<str>> {
+    Z_MEMO.with(|m| {
+        let m = m.borrow();
+        m.iter()
+            .find(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Rc::as_ptr(scenario)))
+            .map(|(_, z)| z.clone())
+    })
 }
 
 /// Keeps `z` as the text of `scenario` (the two most recent, [`Z_MEMO`]).
@@ -172,9 +176,7 @@ pub fn z_at_hand(scenario: &Rc<Scenario>) -> bool {
 }
 
 fn z_known(scenario: &Rc<Scenario>) -> bool {
-    Z_MEMO.with(|m| {
-        m.borrow().iter().any(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Rc::as_ptr(scenario)))
-    })
+    remembered_z(scenario).is_some()
 }
 
 /// What a [`ZJob`] slice left.

@@ -122,9 +122,9 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
     // The digest's index, made once per run, not during a drag (on the SVG backend every move
     // installs a run; on the canvas backend a rest does, in a long task already): at the drop, if
     // its run has not replaced the outputs (≈ 10 ms at 100,000 elements).
-    let index = use_mut_ref(|| None::<(u64, Rc<DigestIndex>)>);
+    let index = use_mut_ref(|| None::<(u64, DigestIndex)>);
     if !p.dragging && index.borrow().as_ref().is_none_or(|(version, _)| *version != p.outputs_version) {
-        *index.borrow_mut() = Some((p.outputs_version, Rc::new(DigestIndex::of(&run.outputs, &run.keys))));
+        *index.borrow_mut() = Some((p.outputs_version, DigestIndex::of(&run.outputs, &run.keys)));
     }
     let digest = match &*index.borrow() {
         Some((version, index)) if !p.dragging && *version == p.outputs_version => {
@@ -261,14 +261,10 @@ struct DigestIndex {
 impl DigestIndex {
     fn of(outputs: &[Output], keys: &[String]) -> DigestIndex {
         let mut h = Fnv::default();
-        let mut line = String::new();
         let mut states = Vec::with_capacity(outputs.len() / DIGEST_EVERY + 1);
-        for (i, o) in outputs.iter().enumerate() {
-            if i.is_multiple_of(DIGEST_EVERY) {
-                states.push(h.0);
-            }
-            digest_line(&mut line, o, keys);
-            h.extend_from_slice(line.as_bytes());
+        for chunk in outputs.chunks(DIGEST_EVERY) {
+            states.push(h.0);
+            hash_lines(&mut h, chunk, keys);
         }
         if outputs.len().is_multiple_of(DIGEST_EVERY) {
             states.push(h.0);
@@ -281,11 +277,7 @@ impl DigestIndex {
         let upto = upto.min(outputs.len());
         let k = (upto / DIGEST_EVERY).min(self.states.len().saturating_sub(1));
         let mut h = Fnv(self.states.get(k).copied().unwrap_or(Fnv::default().0));
-        let mut line = String::new();
-        for o in &outputs[k * DIGEST_EVERY..upto] {
-            digest_line(&mut line, o, keys);
-            h.extend_from_slice(line.as_bytes());
-        }
+        hash_lines(&mut h, &outputs[k * DIGEST_EVERY..upto], keys);
         h.0
     }
 }
@@ -297,12 +289,17 @@ impl DigestIndex {
 #[cfg(test)]
 fn digest_of(outputs: &[Output], keys: &[String]) -> u64 {
     let mut h = Fnv::default();
+    hash_lines(&mut h, outputs, keys);
+    h.0
+}
+
+/// `h` extended by the digest's lines of `outputs`.
+fn hash_lines(h: &mut Fnv, outputs: &[Output], keys: &[String]) {
     let mut line = String::new();
     for o in outputs {
         digest_line(&mut line, o, keys);
         h.extend_from_slice(line.as_bytes());
     }
-    h.0
 }
 
 /// The digest's line of output `o` (see [`digest_of`]), in `line`. Written piece by piece with
