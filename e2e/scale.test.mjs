@@ -451,6 +451,55 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('2,000 elements on SVG: an id is drawn on a marble only where it has room, and a press beside a marble still grabs it', { timeout: 120000 }, async (t) => {
+  const { page } = await streamAtTheEnd(t, 2000, 'svg', async () => {});
+  // Every id drawn, by lane: the text's box as Chromium laid it out (the rule's width per
+  // character is an estimate of the font's; this checks it against the real one).
+  const seen = await page.evaluate(() => {
+    const marbles = [...document.querySelectorAll('[data-testid="element"]')];
+    const ids = marbles.flatMap((m) => [...m.querySelectorAll('.marble-text')].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { key: m.dataset.key, id: e.textContent, left: r.left, right: r.right, cy: (r.top + r.bottom) / 2 };
+    }));
+    const named = marbles.every((m) => m.querySelector('title')?.textContent.startsWith(`Element ${m.dataset.id},`));
+    // Screen pixels per unit of the scene (it is drawn to the page's width).
+    const svg = document.querySelector('svg.canvas');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return { marbles: marbles.length, ids, named, scale };
+  });
+  assert.equal(seen.marbles, 2000);
+  assert.ok(seen.named, 'every marble keeps its name');
+  assert.ok(seen.ids.length > 200 && seen.ids.length < 1600, `${seen.ids.length} ids drawn of 2,000: crowded ones left out, the others kept`);
+  // On one line: 10 units of the scene apart or less (the stacking rows are 11 apart, the text
+  // 10 high; its box is taller, by the font's ascent and descent).
+  const line = 10 * seen.scale;
+  for (const a of seen.ids) {
+    const touching = seen.ids.find((b) => b !== a && b.key === a.key && Math.abs(b.cy - a.cy) < line && b.left < a.right && a.left < b.right);
+    assert.ok(!touching, `id ${a.id} (${a.left.toFixed(1)}-${a.right.toFixed(1)}) overlaps id ${touching?.id} (${touching?.left.toFixed(1)}-${touching?.right.toFixed(1)}) in key ${a.key}`);
+  }
+  // A marble pressed 12 units right of its centre (outside its body, 9 units and its stroke,
+  // inside the 14 the scene's hit test gives it), where no other marble is within 16 units, is
+  // dragged by a real mouse.
+  const beside = 12 * seen.scale;
+  const lone = await page.evaluate(([beside, apart]) => {
+    const at = [...document.querySelectorAll('[data-testid="element"]')].map((m) => {
+      const r = m.querySelector('.body').getBoundingClientRect();
+      return { id: m.dataset.id, ts: Number(m.dataset.ts), x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
+    });
+    return at.find((a) => a.y < 900 && a.x < 1200 && at.every((b) => b === a || Math.hypot(b.x - a.x - beside, b.y - a.y) >= apart));
+  }, [beside, 16 * seen.scale]);
+  assert.ok(lone, 'a marble on its own');
+  assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid="element"]') ?? null, [lone.x + beside, lone.y]), null, 'the press is beside the marble\'s drawing');
+  const before = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  await page.mouse.move(lone.x + beside, lone.y);
+  await page.mouse.down();
+  for (let dx = 10; dx <= 60; dx += 10) await page.mouse.move(lone.x + beside + dx, lone.y);
+  await page.mouse.up();
+  await runSettled(page, before, 30000);
+  const moved = page.locator(`[data-testid="element"][data-id="${lone.id}"]`);
+  await until(page, 'the element pressed beside its body moved later', async () => Number(await moved.getAttribute('data-ts')), (ts) => ts > lone.ts, 30000);
+});
+
 test('1,000 elements: the arrival strip renders the chips in view, keeps the room of the others, and follows the keys', async (t) => {
   const { page } = await streamAtTheEnd(t, 1000, 'svg', async () => {});
   const strip = page.locator('[data-testid="arrival-strip"]');

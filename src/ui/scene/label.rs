@@ -145,6 +145,7 @@ mod tests {
             values: crate::teach::ValueFormat::UsdCents,
             x: 0.0,
             y: 0.0,
+            label: true,
             outcome: Some(ElementOutcome::InLateFiring),
             fate: super::super::fate::Fate { fates: late_fired(), elem: 0, fired: 1, lost: 0 },
             selected: false,
@@ -175,6 +176,7 @@ mod tests {
             fate: super::super::fate::Fate { fates: side_output(), elem: 0, fired: 0, lost: 0 },
             x: 0.0,
             y: 0.0,
+            label: true,
             drop_in: None,
             tab: super::super::TabStop::Roving,
         };

@@ -230,6 +230,8 @@ pub struct MarbleItem {
     pub values: ValueFormat,
     pub x: f64,
     pub y: f64,
+    /// Its id is drawn over it: it has room (`build::room`; always, but in the SVG backend's lanes).
+    pub label: bool,
     pub outcome: Option<ElementOutcome>,
     /// Its windows and firings at the playhead (its name says them).
     pub fate: fate::Fate,
@@ -311,6 +313,8 @@ pub struct SideMarbleItem {
     pub fate: fate::Fate,
     pub x: f64,
     pub y: f64,
+    /// Its id is drawn over it: it has room (`build::room`).
+    pub label: bool,
     /// The drop-in animation's style, when it went there in the step just taken.
     pub drop_in: Option<Rc<str>>,
     pub tab: TabStop,

@@ -104,7 +104,7 @@ fn svg(s: &Scene) -> Html {
                 { windows(&s.windows) }
                 <TimerLayer timers={s.timers.clone()} expiries={s.expiries.clone()} />
                 { tvf_rows(&s.tvf_rows) }
-                { marbles(&s.marbles) }
+                { marbles(&s.marbles, s.element_count) }
                 { marks(&s.marks) }
                 if s.animate {
                     { flights(&s.flights, s.anim_seq) }

@@ -178,7 +178,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
                 { timers(&o.timers, &s.expiries) }
                 { tvf_rows(&s.tvf_rows) }
                 { side_marbles(&o.side) }
-                { marbles(&o.marbles) }
+                { marbles(&o.marbles, s.element_count) }
                 { marks(&s.marks) }
                 { watermark(&s.watermark) }
                 if let Some(d) = &s.drag_label {

@@ -78,7 +78,9 @@ fn SideMarble(p: &SideMarbleProps) -> Html {
                transform={format!("translate({},{})", px(m.x), px(m.y))}>
                 <g class="side-marble drop-in" style={style.to_string()}>
                     <path class="body" d={Shape::Triangle.path(0.0, 0.0, dims::MARBLE_R - 1.0)} />
-                    <text class="marble-text" y="4" text-anchor="middle">{ m.elem_id }</text>
+                    if m.label {
+                        <text class="marble-text" y="4" text-anchor="middle">{ m.elem_id }</text>
+                    }
                     { title }
                 </g>
             </g>
@@ -88,7 +90,9 @@ fn SideMarble(p: &SideMarbleProps) -> Html {
             <g class="side-marble" data-testid="side-output-element" data-id={m.elem_id.to_string()} data-focus={focus}
                tabindex={m.tab.tabindex()} role="img" aria-describedby="desc-late">
                 <path class="body" d={Shape::Triangle.path(m.x, m.y, dims::MARBLE_R - 1.0)} />
-                <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
+                if m.label {
+                    <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
+                }
                 { title }
             </g>
         },

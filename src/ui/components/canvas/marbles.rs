@@ -10,10 +10,19 @@ use crate::ui::scene::label::element as element_name;
 use crate::ui::scene::layout::dims;
 use crate::ui::scene::{MarbleGroup, MarbleItem, focus_key, outcome_class};
 
-pub fn marbles(groups: &[MarbleGroup]) -> Html {
+/// Up to this many elements each marble has a hit ring (`.hit`, 5 px around it): the pointer
+/// shows a drag's cursor wherever a press grabs the element (`Scene::hit`). Above, the rings
+/// are left out: where marbles crowd they overlap anyway, and one circle per marble was an
+/// eighth of what Chromium painted again at a rest mid-drag at 2,000 elements (6 ms of a 60 ms
+/// frame on a slow hour); the press still grabs within the ring.
+pub const HIT_RING_MAX: usize = 500;
+
+/// The marbles of `groups`, of a scene of `elements` elements.
+pub fn marbles(groups: &[MarbleGroup], elements: usize) -> Html {
+    let ring = elements <= HIT_RING_MAX;
     html! {
         <g class="marbles">
-            { for groups.iter().map(|g| html! { <Group key={g.key.to_string()} group={g.clone()} /> }) }
+            { for groups.iter().map(|g| html! { <Group key={g.key.to_string()} group={g.clone()} {ring} /> }) }
         </g>
     }
 }
@@ -28,16 +37,21 @@ pub fn lifted_marble(m: &MarbleItem) -> Html {
 #[derive(Properties, PartialEq)]
 struct GroupProps {
     group: MarbleGroup,
+    ring: bool,
 }
 
 #[component]
 fn Group(p: &GroupProps) -> Html {
-    html! { <>{ for p.group.items.iter().map(|m| html! { <Marble key={m.index} item={m.clone()} /> }) }</> }
+    let ring = p.ring;
+    html! { <>{ for p.group.items.iter().map(|m| html! { <Marble key={m.index} item={m.clone()} {ring} /> }) }</> }
 }
 
 #[derive(Properties, PartialEq)]
 struct MarbleProps {
     item: MarbleItem,
+    /// With its hit ring (`HIT_RING_MAX`).
+    #[prop_or_default]
+    ring: bool,
     /// Drawn only: no focus, Tab stop, role or name (the lifted copy of a dragged element).
     #[prop_or_default]
     drawing: bool,
@@ -64,9 +78,14 @@ fn Marble(p: &MarbleProps) -> Html {
            data-ts={m.ts.to_string()} data-index={m.index.to_string()} data-outcome={m.outcome.map_or("not-arrived", |o| o.label())}
            data-drag={control.then(|| format!("e:{}", m.index))} data-focus={control.then(|| focus_key(&m.id))}
            tabindex={control.then(|| m.tab.tabindex())} role={control.then_some("button")} aria-describedby={control.then_some("desc-element")}>
-            <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R + 5.0)} />
+            if p.ring {
+                <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R + 5.0)} />
+            }
             <path class="body" d={shape.path(m.x, m.y, dims::MARBLE_R)} />
-            <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
+            // The id only where it has room (`MarbleItem::label`).
+            if m.label {
+                <text class="marble-text" x={px(m.x)} y={px(m.y + 4.0)} text-anchor="middle">{ m.elem_id }</text>
+            }
             if dropped {
                 <path class={classes!("cross", m.crossing.is_some().then_some("crossing"))} style={m.crossing.as_ref().map(|s| s.to_string())}
                       d={format!("M {} {} l 16 16 m 0 -16 l -16 16", px(m.x - 8.0), px(m.y - 8.0))} />

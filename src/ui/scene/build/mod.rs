@@ -14,6 +14,7 @@ use crate::teach::ValueFormat;
 use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
 use crate::ui::geometry::{Viewport, clamp_px, format_duration, px_from_millis, snap, ticks, watermark_x};
 
+mod room;
 mod two_d;
 
 use super::fold::{Effect, StepFold, result_text};
@@ -150,6 +151,9 @@ impl<'a> SceneInput<'a> {
         };
         let two_d = self.two_d.then(|| self.two_d_view(entry, &names));
         let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry, &names) };
+        let backend = Backend::for_elements(
+            marbles.iter().map(|g| g.items.len()).sum::<usize>() + two_d.as_ref().map_or(0, |t| t.dots.len()),
+        );
         let mut scene = Scene {
             backend: Backend::Svg,
             generation: next_generation(),
@@ -171,7 +175,7 @@ impl<'a> SceneInput<'a> {
                 entry,
                 self.two_d || self.processing_axis,
             )),
-            side: self.side_lane(entry),
+            side: self.side_lane(entry, backend),
             // On the processing-time axis only processing-time windows have a place.
             windows: if self.two_d || (self.processing_axis && self.scenario.assigner.is_event_time()) {
                 Vec::new()
@@ -206,7 +210,7 @@ impl<'a> SceneInput<'a> {
         scene.element_count = scene.marbles.iter().map(|g| g.items.len()).sum::<usize>()
             + scene.two_d.as_ref().map_or(0, |t| t.dots.len());
         scene.window_count = scene.windows.iter().map(|g| g.items.len()).sum();
-        scene.backend = Backend::for_elements(scene.element_count);
+        scene.backend = backend;
         self.lift(&mut scene);
         let dragged = match self.drag {
             Some(Drag::Element { index, .. }) => Some(ObjectId::Element(index)),
@@ -238,11 +242,11 @@ impl<'a> SceneInput<'a> {
         Axis { ticks, processing_axis: self.processing_axis }
     }
 
-    fn side_lane(&self, entry: Option<ObjectId>) -> SideLane {
+    fn side_lane(&self, entry: Option<ObjectId>, backend: Backend) -> SideLane {
         let y = self.layout.side_lane_y;
         let view = &self.fold.view;
         let dropping = self.fold.effects.len();
-        let mut groups: BTreeMap<usize, Vec<SideMarbleItem>> = BTreeMap::new();
+        let mut items: Vec<SideMarbleItem> = Vec::new();
         if !self.two_d {
             for (i, o) in view.elements.iter().enumerate() {
                 if *o != Some(ElementOutcome::SideOutput) {
@@ -259,7 +263,7 @@ impl<'a> SceneInput<'a> {
                         Rc::from(format!("--from-dy: {:.0}px; {delay}", from_y - (y + 26.0)))
                     });
                 let id = ObjectId::Late(input);
-                groups.entry(i / GROUP_SIZE).or_default().push(SideMarbleItem {
+                items.push(SideMarbleItem {
                     id,
                     elem: i,
                     elem_id: el.id,
@@ -267,10 +271,26 @@ impl<'a> SceneInput<'a> {
                     fate: self.layout.fates.handle(i, view.step),
                     x: round1(self.item_x(input, el.ts)),
                     y: y + 26.0,
+                    label: true,
                     drop_in,
                     tab: self.tab(id, entry),
                 });
             }
+        }
+        // One row of marbles: an id where it has room (`room`), as in the key lanes.
+        if backend == Backend::Svg {
+            let order = lane_x_order(&items.iter().map(|m| (0, 0, m.x)).collect::<Vec<_>>());
+            let tags: Vec<room::Tag> =
+                items.iter().map(|m| room::Tag { x: m.x, y: m.y, width: room::id_width(m.elem_id) }).collect();
+            let mut labelled = vec![true; items.len()];
+            room::mark_clear(&order, &tags, &mut labelled);
+            for (m, label) in items.iter_mut().zip(labelled) {
+                m.label = label;
+            }
+        }
+        let mut groups: BTreeMap<usize, Vec<SideMarbleItem>> = BTreeMap::new();
+        for m in items {
+            groups.entry(m.elem / GROUP_SIZE).or_default().push(m);
         }
         SideLane {
             y,
@@ -439,15 +459,11 @@ impl<'a> SceneInput<'a> {
                 Some((i, *layout.lane_of_elem.get(ordinal)?, self.item_x(i, e.ts)))
             })
             .collect();
-        let mut order: Vec<usize> = (0..placed.len()).collect();
-        crate::teach::sort::stable_by(&mut order, |a, b| {
-            let (pa, pb) = (placed[*a], placed[*b]);
-            pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
-        });
+        let order = lane_x_order(&placed);
         let mut level = vec![0usize; placed.len()];
         let mut last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
         let mut lane_now = usize::MAX;
-        for k in order {
+        for &k in &order {
             let (_, lane, x) = placed[k];
             if lane != lane_now {
                 last = [f64::NEG_INFINITY; STACK_OFFSETS.len()];
@@ -458,12 +474,14 @@ impl<'a> SceneInput<'a> {
             last[l] = x;
             level[k] = l;
         }
+        let labelled = self.room_for_ids(&placed, &order, &level);
         // Groups of up to GROUP_SIZE input items per lane: dragging an element redraws its group only.
         let mut groups: BTreeMap<(usize, usize), Vec<MarbleItem>> = BTreeMap::new();
-        for (&(i, lane_ix, x), l) in placed.iter().zip(level) {
+        for ((&(i, lane_ix, x), l), label) in placed.iter().zip(level).zip(labelled) {
             let Some(InputItem::Element(e)) = self.scenario.input.get(i) else { continue };
             let Some(ordinal) = layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize) else { continue };
-            let (Some(lane), Some(key_name)) = (layout.lanes.get(lane_ix), names.lanes.get(lane_ix)) else { continue };
+            // One name per lane of the layout.
+            let Some(key_name) = names.lanes.get(lane_ix) else { continue };
             let arrived = self.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal));
             let dropped = self.effect_order(|f| matches!(f, Effect::Dropped { elem } if *elem as usize == ordinal));
             let id = ObjectId::Element(i);
@@ -476,8 +494,8 @@ impl<'a> SceneInput<'a> {
                 value: e.value,
                 values: self.values,
                 x: round1(x),
-                // Stacked marbles spread out as the lanes grow (a projector's tall lanes).
-                y: lane.marble_y() + STACK_OFFSETS[l] * lane.stretch.clamp(1.0, 1.6),
+                y: self.stacked_y(lane_ix, l),
+                label,
                 outcome: view.elements.get(ordinal).copied().flatten(),
                 fate: layout.fates.handle(ordinal, view.step),
                 selected: self.selection == Some(id),
@@ -495,6 +513,38 @@ impl<'a> SceneInput<'a> {
                 items: Rc::new(items),
             })
             .collect()
+    }
+
+    /// A marble's height in lane `lane` on stacking row `level`.
+    fn stacked_y(&self, lane: usize, level: usize) -> f64 {
+        // Stacked marbles spread out as the lanes grow (a projector's tall lanes).
+        self.layout.lanes.get(lane).map_or(0.0, |l| l.marble_y() + STACK_OFFSETS[level] * l.stretch.clamp(1.0, 1.6))
+    }
+
+    /// Whether each placed marble (`marble_groups`: `placed`, in `order` by lane and x, on its
+    /// stacking `level`) has room for its id (`room`). Only the SVG backend draws ids in the lanes;
+    /// the canvas backend's DOM overlay draws its few marbles apart, each with its id.
+    fn room_for_ids(&self, placed: &[(usize, usize, f64)], order: &[usize], level: &[usize]) -> Vec<bool> {
+        if Backend::for_elements(placed.len()) != Backend::Svg {
+            return vec![true; placed.len()];
+        }
+        let id_of = |k: usize| match self.scenario.input.get(placed[k].0) {
+            Some(InputItem::Element(e)) => e.id,
+            _ => 0,
+        };
+        let tags: Vec<room::Tag> = (0..placed.len())
+            .map(|k| room::Tag {
+                // Where it is drawn.
+                x: round1(placed[k].2),
+                y: self.stacked_y(placed[k].1, level[k]),
+                width: room::id_width(id_of(k)),
+            })
+            .collect();
+        let mut labelled = vec![true; placed.len()];
+        for lane in order.chunk_by(|a, b| placed[*a].1 == placed[*b].1) {
+            room::mark_clear(lane, &tags, &mut labelled);
+        }
+        labelled
     }
 
     /// Transient shapes for the step just taken: elements flying into their windows.
@@ -703,7 +753,9 @@ impl<'a> SceneInput<'a> {
         let Some((g, k)) = find_marble(&scene.marbles, index) else { return };
         let group = &mut scene.marbles[g];
         let mut items = group.items.to_vec();
-        let copy = items[k].clone();
+        let mut copy = items[k].clone();
+        // The element dragged is named wherever it goes.
+        copy.label = true;
         items[k].origin = true;
         // The copy, on top, shows the selection; the origin keeps the look it had before the
         // press (unselected, as a marble pressed is mostly the first time), so that the press
@@ -732,6 +784,16 @@ impl<'a> SceneInput<'a> {
         let label_x = (x - width / 2.0).clamp(0.0, (vp.width_px - width).max(0.0));
         Some(DragLabel { ts: e.ts, x, label_x, width, text, bottom: self.layout.height })
     }
+}
+
+/// The order of `placed` items (input index, lane, x) by lane, then x (ties in input order).
+fn lane_x_order(placed: &[(usize, usize, f64)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    crate::teach::sort::stable_by(&mut order, |a, b| {
+        let (pa, pb) = (placed[*a], placed[*b]);
+        pa.1.cmp(&pb.1).then(pa.2.total_cmp(&pb.2))
+    });
+    order
 }
 
 /// A dragged element's marble at its new timestamp (and value), at `x`. Not inlined: it is called

@@ -99,6 +99,7 @@ impl SceneInput<'_> {
                     crossing: None,
                     tab: self.tab(id, entry),
                     origin: false,
+                    label: true,
                 })
             })
             .collect();

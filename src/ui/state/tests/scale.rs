@@ -492,3 +492,51 @@ fn window_bands_say_their_count_or_more_where_they_are_wide() {
     let narrow = st.scene.windows.iter().flat_map(|g| g.items.iter()).filter(|w| matches!(w.label, BandLabel::Text(_)));
     assert_eq!(narrow.count(), 0);
 }
+
+/// At 2,000 crowded elements (the SVG backend) an id is drawn only where it has room: some are
+/// left out, none drawn touches another in its lane, and every one left out would have touched
+/// one. The element dragged is named as it goes; the canvas backend's overlay names its marbles.
+#[test]
+fn crowded_marbles_draw_only_the_ids_that_have_room() {
+    // `spread`'s timestamps are evenly spaced, each id with room on its stacking row: here they
+    // are scattered (a linear congruential sequence), as a real stream's are.
+    let mut seed: u64 = 7;
+    let items: Vec<String> = (0..2000)
+        .map(|i| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 20, (seed >> 33) % 600_000)
+        })
+        .collect();
+    let json = format!(r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [{}]}}"#, items.join(","));
+    let mut st = state(&json);
+    assert_eq!(st.scene.backend, Backend::Svg);
+    let width = |m: &crate::ui::scene::MarbleItem| m.elem_id.to_string().len() as f64 * 6.2;
+    let touch = |a: &crate::ui::scene::MarbleItem, b: &crate::ui::scene::MarbleItem| {
+        a.index != b.index
+            && a.key_name == b.key_name
+            && (a.x - b.x).abs() < (width(a) + width(b)) / 2.0 + 1.0
+            && (a.y - b.y).abs() < 10.0
+    };
+    let all: Vec<_> = st.scene.marble_items().cloned().collect();
+    let shown = all.iter().filter(|m| m.label).count();
+    assert!(shown > 100 && shown < all.len() / 2, "{shown} of {} ids drawn", all.len());
+    for a in &all {
+        let touches = all.iter().find(|b| touch(a, b));
+        assert_eq!(
+            a.label,
+            touches.is_none(),
+            "element {} at ({}, {}): {:?}",
+            a.elem_id,
+            a.x,
+            a.y,
+            touches.map(|b| (b.elem_id, b.x, b.y))
+        );
+    }
+    let hidden = all.iter().find(|m| !m.label).map(|m| m.index).unwrap_or_default();
+    let m = marble(&st, hidden);
+    st.dispatch(start(DragStart::Element(hidden), m.x, 0.0));
+    assert!(st.scene.lifted.as_ref().is_some_and(|l| l.label && l.index == hidden), "the lifted copy names it");
+    let big = state(&spread(3000));
+    assert_eq!(big.scene.backend, Backend::Canvas);
+    assert!(big.scene.marble_items().all(|m| m.label));
+}

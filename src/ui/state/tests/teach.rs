@@ -164,3 +164,28 @@ fn a_quiz_link_asks_at_the_playhead() {
     assert_eq!(asked.step, 3);
     assert!(!q.ask_when_made);
 }
+
+/// Every course preset names every element on its marble and in the side output lane, at its
+/// default step and at the end, at a projector's width and at an embed's: the ids left out where
+/// marbles crowd (`scene::build::room`) are a large stream's.
+#[test]
+fn every_preset_marble_shows_its_id() {
+    let mut side_seen = 0;
+    for width in [1200.0, 700.0] {
+        for p in teach::presets::all() {
+            for step in ["", "&step=end"] {
+                let s = AppState::from_hash(&format!("#preset={}{step}", p.id), width);
+                let hidden: Vec<i64> = s.scene.marble_items().filter(|m| !m.label).map(|m| m.elem_id).collect();
+                let side = s.scene.side.groups.iter().flat_map(|(_, g)| g.iter());
+                side_seen += side.clone().count();
+                let side_hidden: Vec<i64> = side.filter(|m| !m.label).map(|m| m.elem_id).collect();
+                assert!(
+                    hidden.is_empty() && side_hidden.is_empty(),
+                    "{}{step} at {width}: {hidden:?} {side_hidden:?}",
+                    p.id
+                );
+            }
+        }
+    }
+    assert!(side_seen > 0, "no preset has a side output at its end");
+}
