@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 use tidemark::engine::trace::{FireCause, FiringKind, TraceKind};
-use tidemark::engine::view::{ElementOutcome, WindowState, at_step};
+use tidemark::engine::view::{ElementOutcome, FoldCache, WindowState, at_step};
 use tidemark::engine::{Firing, Output, Run, Scenario, TimeWindow, Window, run};
 use tidemark::teach::presets::{self, Preset};
 use tidemark::teach::{Context, ValueFormat};
@@ -467,4 +467,20 @@ fn early_firing_duplicates() {
     assert!(
         !r.trace.iter().any(|e| matches!(&e.kind, TraceKind::TimerRegistered { time, .. } if *time == at(11, 0, 0, 0)))
     );
+}
+
+/// Every course preset (a crash and its restore among them, merging sessions, count triggers,
+/// process functions), stepped forward to the end, back to the start and in jumps through the
+/// page's fold cache (its settled order kept across steps): each view equals the one folded from
+/// zero.
+#[test]
+fn every_preset_steps_through_the_fold_cache_as_folded_from_zero() {
+    for p in presets::all() {
+        let r = run(&p.scenario);
+        let mut cache = FoldCache::new(&r);
+        let walk = (0..=r.steps).chain((0..=r.steps).rev()).chain([r.steps / 2, r.steps, 1, r.steps / 3]);
+        for s in walk {
+            assert_eq!(cache.at(&r, s), at_step(&r, s), "{} at step {s}", p.id);
+        }
+    }
 }

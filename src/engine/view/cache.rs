@@ -2,7 +2,7 @@
 //! the playhead was, and a step back starts from the nearest saved state before it instead of
 //! from step 0, so stepping either way costs at most `every` steps of folding at any size.
 
-use super::{StepView, at_step};
+use super::{SettledOrder, StepView, at_step};
 use crate::engine::run::Run;
 
 /// The fold of one run at any playhead, with a saved state every `every` steps (at most
@@ -15,6 +15,8 @@ pub struct FoldCache {
     saved: Vec<StepView>,
     /// The unsettled view at the last playhead asked for.
     current: StepView,
+    /// The settled order of the views' lists, kept from step to step.
+    order: SettledOrder,
 }
 
 impl FoldCache {
@@ -38,7 +40,7 @@ impl FoldCache {
     pub fn new(run: &Run) -> FoldCache {
         let every = run.steps.div_ceil(Self::max_saved(run)).max(Self::MIN_EVERY);
         let start = StepView::untracked(run);
-        FoldCache { every, saved: vec![start.clone()], current: start }
+        FoldCache { every, saved: vec![start.clone()], current: start, order: SettledOrder::default() }
     }
 
     /// The steps between saved states.
@@ -70,7 +72,7 @@ impl FoldCache {
                 self.saved.push(self.current.clone());
             }
         }
-        let mut view = self.current.shown_copy();
+        let mut view = self.current.shown_copy_in(&mut self.order);
         view.step = step;
         view
     }
