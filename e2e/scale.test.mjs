@@ -500,6 +500,34 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
   await until(page, 'the element pressed beside its body moved later', async () => Number(await moved.getAttribute('data-ts')), (ts) => ts > lone.ts, 30000);
 });
 
+test('10,000 elements on the canvas: zoomed in, the lanes draw each element with its id where it has room, as SVG does', { timeout: 120000 }, async (t) => {
+  const { page } = await streamAtTheEnd(t, 10000, 'canvas', async () => {});
+  const canvas = page.locator('[data-testid="bulk-canvas"]');
+  const painted = () => until(page, 'the bulk canvas painted', () => canvas.evaluate((c) => c.dataset.painted === c.dataset.generation), (v) => v === true, 30000);
+  // Pure black pixels: only the ids are drawn in black (`.marble-text`'s ink); the window counts,
+  // the timers and the lane titles are dark greys and blues, the marbles colours.
+  const black = () => canvas.evaluate((c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] === 255 && d[i] < 13 && d[i + 1] < 13 && d[i + 2] < 13) n++;
+    return n;
+  });
+  await painted();
+  assert.equal(await black(), 0, 'fitted, 500 marbles a lane are drawn as density: no ids');
+  let clicks = 0;
+  let seen = 0;
+  while (seen === 0 && clicks < 8) {
+    const before = await canvas.getAttribute('data-generation');
+    await page.locator('[data-testid="zoom-in"]').click();
+    clicks++;
+    await until(page, 'a new drawing', () => canvas.getAttribute('data-generation'), (g) => g !== before, 30000);
+    await painted();
+    seen = await black();
+  }
+  assert.ok(seen > 200, `ids drawn once the lanes have room for their marbles (${seen} black pixels after ${clicks} zoom steps)`);
+  await page.screenshot({ path: join(tmpdir(), 'tidemark-canvas-ids.png') });
+});
+
 test('1,000 elements: the arrival strip renders the chips in view, keeps the room of the others, and follows the keys', async (t) => {
   const { page } = await streamAtTheEnd(t, 1000, 'svg', async () => {});
   const strip = page.locator('[data-testid="arrival-strip"]');

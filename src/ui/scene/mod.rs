@@ -34,7 +34,7 @@ use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::teach::ValueFormat;
 use crate::ui::action::ObjectId;
 
-pub use build::SceneInput;
+pub use build::{SceneInput, room};
 pub use hit::{Hit, focus_key, parse_focus_key};
 pub use label::{outcome_class, outcome_text};
 

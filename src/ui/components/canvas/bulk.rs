@@ -30,7 +30,9 @@ use super::windows::windows;
 use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::ui::action::ObjectId;
 use crate::ui::hooks::in_frame;
+use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::layout::dims;
+use crate::ui::scene::room;
 use crate::ui::scene::{
     Items, LaneItem, MarbleGroup, MarbleItem, Scene, SideLane, SideMarbleItem, TimerItem, TwoD, WindowGroup,
     WindowItem, find_marble,
@@ -705,22 +707,98 @@ fn marble_lanes<'a>(
     lanes.iter().zip(per_lane).partition(|(_, items)| items.len() > fit)
 }
 
-/// The marbles of lanes that have room for them, one path per colour, filled once.
+/// The marbles of lanes that have room for them, as the SVG backend draws them: each outcome's
+/// shape (`scene::glyph`: colour is never the only signal), one path per outcome, the hollow ones
+/// (not arrived, in state) outlined; then each element's id where it has room
+/// (`scene::room`, the SVG backend's rule, among the marbles drawn).
 fn draw_discs(ctx: &CanvasRenderingContext2d, lanes: &[LaneMarbles<'_>]) {
+    let r = dims::MARBLE_R - 1.0;
     for (_, items) in lanes {
-        let mut inks: Vec<&'static str> = items.iter().map(|m| outcome_ink(m.outcome)).collect();
-        inks.sort_unstable();
-        inks.dedup();
-        for ink in inks {
+        let mut outcomes: Vec<Option<ElementOutcome>> = items.iter().map(|m| m.outcome).collect();
+        outcomes.sort_unstable_by_key(|o| outcome_ink(*o));
+        outcomes.dedup_by_key(|o| outcome_ink(*o));
+        for outcome in outcomes {
+            let ink = outcome_ink(outcome);
             ctx.begin_path();
             for m in items.iter().filter(|m| outcome_ink(m.outcome) == ink) {
-                ctx.move_to(m.x + dims::MARBLE_R - 1.0, m.y);
-                let _ = ctx.arc(m.x, m.y, dims::MARBLE_R - 1.0, 0.0, std::f64::consts::TAU);
+                trace_shape(ctx, Shape::of(m.outcome), m.x, m.y, r);
             }
-            ctx.set_fill_style_str(ink);
-            ctx.fill();
+            if hollow(outcome) {
+                ctx.set_fill_style_str("#fff");
+                ctx.fill();
+                ctx.set_stroke_style_str(ink);
+                // Not arrived: a dashed ring; in state: a solid, thicker one.
+                let dashed = outcome.is_none();
+                let dash = if dashed { js_sys::Array::of2(&3.0.into(), &2.0.into()) } else { js_sys::Array::new() };
+                let _ = ctx.set_line_dash(&dash);
+                ctx.set_line_width(if dashed { 2.0 } else { 3.0 });
+                ctx.stroke();
+                let _ = ctx.set_line_dash(&js_sys::Array::new());
+            } else {
+                ctx.set_fill_style_str(ink);
+                ctx.fill();
+            }
+        }
+        draw_ids(ctx, items);
+    }
+}
+
+/// Not arrived, or in a window's state: drawn as a ring (`.outcome-not-arrived`, `.outcome-pending`).
+fn hollow(o: Option<ElementOutcome>) -> bool {
+    matches!(o, None | Some(ElementOutcome::Pending))
+}
+
+/// Adds `shape` around `(x, y)` to the current path, with `Shape::path`'s geometry.
+fn trace_shape(ctx: &CanvasRenderingContext2d, shape: Shape, x: f64, y: f64, r: f64) {
+    let poly = |points: &[(f64, f64)]| {
+        for (i, (px, py)) in points.iter().enumerate() {
+            if i == 0 { ctx.move_to(x + px, y + py) } else { ctx.line_to(x + px, y + py) }
+        }
+        ctx.close_path();
+    };
+    match shape {
+        Shape::Circle => {
+            ctx.move_to(x + r, y);
+            let _ = ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
+        }
+        Shape::Diamond => {
+            let d = r * 1.3;
+            poly(&[(0.0, -d), (d, 0.0), (0.0, d), (-d, 0.0)]);
+        }
+        Shape::Triangle => {
+            let d = r * 1.25;
+            poly(&[(-d, -d * 0.75), (d, -d * 0.75), (0.0, d * 1.1)]);
+        }
+        Shape::Square => {
+            let d = r * 0.9;
+            poly(&[(-d, -d), (d, -d), (d, d), (-d, d)]);
         }
     }
+}
+
+/// The marbles of one lane whose ids have room among those drawn (`room::clear` in x order).
+fn with_room<'a>(items: &[&'a MarbleItem]) -> Vec<&'a MarbleItem> {
+    let mut sorted = items.to_vec();
+    sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x));
+    let tags: Vec<room::Tag> =
+        sorted.iter().map(|m| room::Tag { x: m.x, y: m.y, width: room::id_width(m.elem_id) }).collect();
+    let widest = tags.iter().map(|t| t.width).fold(0.0, f64::max);
+    sorted.into_iter().zip(room::clear(&tags, widest)).filter(|(_, clear)| *clear).map(|(m, _)| m).collect()
+}
+
+/// The ids of `items` that have room, as `.marble-text` draws them.
+fn draw_ids(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem]) {
+    ctx.set_font("700 10px ui-monospace, SFMono-Regular, Menlo, Consolas, \"Liberation Mono\", monospace");
+    ctx.set_text_align("center");
+    for m in with_room(items) {
+        ctx.set_fill_style_str(match m.outcome {
+            Some(ElementOutcome::Dropped { .. }) => "#fff",
+            None => "#4a5263",
+            _ => "#000",
+        });
+        let _ = ctx.fill_text(&m.elem_id.to_string(), m.x, m.y + 4.0);
+    }
+    ctx.set_text_align("start");
 }
 
 /// One bar per pixel column: its height grows with the elements in the column, its colour is
@@ -810,6 +888,26 @@ mod tests {
         let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
         st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
         st
+    }
+
+    /// A lane drawn as discs names the marbles whose ids have room among those drawn, in any
+    /// order of its items (the SVG backend's rule: `room`), and all of them when they are apart.
+    #[test]
+    fn disc_lanes_name_the_marbles_with_room() {
+        use super::*;
+        let st = bulk_state("");
+        let Some(model) = st.scene.marble_items().next().cloned() else { panic!("no marble") };
+        let at = |x: f64, id: i64| MarbleItem { x, y: 50.0, elem_id: id, ..model.clone() };
+        let items = [at(90.0, 1003), at(20.0, 1001), at(0.0, 1000), at(60.0, 1002)];
+        let refs: Vec<&MarbleItem> = items.iter().collect();
+        let named: Vec<i64> = with_room(&refs).iter().map(|m| m.elem_id).collect();
+        assert_eq!(named, [1002, 1003], "1000 and 1001, 20 apart, touch");
+        let apart = [at(0.0, 7), at(40.0, 8), at(80.0, 9)];
+        let refs: Vec<&MarbleItem> = apart.iter().collect();
+        assert_eq!(with_room(&refs).len(), 3);
+        // Rings for the outcomes drawn hollow by the SVG backend, shapes for the rest.
+        assert!(hollow(None) && hollow(Some(ElementOutcome::Pending)));
+        assert!(!hollow(Some(ElementOutcome::OnTime)) && !hollow(Some(ElementOutcome::SideOutput)));
     }
 
     /// Hatches that overlap in a row are one box each way along it, also when the windows come in

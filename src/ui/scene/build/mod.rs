@@ -14,7 +14,7 @@ use crate::teach::ValueFormat;
 use crate::ui::action::{Drag, ObjectId, WatermarkTarget};
 use crate::ui::geometry::{Viewport, clamp_px, format_duration, px_from_millis, snap, ticks, watermark_x};
 
-mod room;
+pub mod room;
 mod two_d;
 
 use super::fold::{Effect, StepFold, result_text};
