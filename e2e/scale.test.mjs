@@ -502,6 +502,8 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
 
 test('10,000 elements on the canvas: zoomed in, the lanes draw each element with its id where it has room, as SVG does', { timeout: 120000 }, async (t) => {
   const { page } = await streamAtTheEnd(t, 10000, 'canvas', async () => {});
+  // The overlay's few marbles keep their hit ring (the drag cursor wherever a press grabs them).
+  assert.equal(await page.locator('[data-testid="element"][tabindex="0"] .hit').count(), 1, 'the Tab entry has its ring');
   const canvas = page.locator('[data-testid="bulk-canvas"]');
   const painted = () => until(page, 'the bulk canvas painted', () => canvas.evaluate((c) => c.dataset.painted === c.dataset.generation), (v) => v === true, 30000);
   // Pure black pixels: only the ids are drawn in black (`.marble-text`'s ink); the window counts,

@@ -180,7 +180,7 @@ pub fn CanvasBackend(p: &CanvasBackendProps) -> Html {
                 { timers(&o.timers, &s.expiries) }
                 { tvf_rows(&s.tvf_rows) }
                 { side_marbles(&o.side) }
-                { marbles(&o.marbles, s.element_count) }
+                { marbles(&o.marbles, o.marbles.iter().map(|g| g.items.len()).sum()) }
                 { marks(&s.marks) }
                 { watermark(&s.watermark) }
                 if let Some(d) = &s.drag_label {

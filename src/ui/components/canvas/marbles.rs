@@ -17,7 +17,8 @@ use crate::ui::scene::{MarbleGroup, MarbleItem, focus_key, outcome_class};
 /// frame on a slow hour); the press still grabs within the ring.
 pub const HIT_RING_MAX: usize = 500;
 
-/// The marbles of `groups`, of a scene of `elements` elements.
+/// The marbles of `groups`, of a drawing of `elements` marbles (the canvas backend's overlay: its
+/// few, each with its ring).
 pub fn marbles(groups: &[MarbleGroup], elements: usize) -> Html {
     let ring = elements <= HIT_RING_MAX;
     html! {
