@@ -782,21 +782,21 @@ fn with_room<'a>(items: &[&'a MarbleItem]) -> Vec<&'a MarbleItem> {
     sorted.sort_unstable_by(|a, b| a.x.total_cmp(&b.x));
     let tags: Vec<room::Tag> =
         sorted.iter().map(|m| room::Tag { x: m.x, y: m.y, width: room::id_width(m.elem_id) }).collect();
-    let widest = tags.iter().map(|t| t.width).fold(0.0, f64::max);
-    sorted.into_iter().zip(room::clear(&tags, widest)).filter(|(_, clear)| *clear).map(|(m, _)| m).collect()
+    sorted.into_iter().zip(room::clear(&tags)).filter(|(_, clear)| *clear).map(|(m, _)| m).collect()
 }
 
 /// The ids of `items` that have room, as `.marble-text` draws them.
 fn draw_ids(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem]) {
     ctx.set_font("700 10px ui-monospace, SFMono-Regular, Menlo, Consolas, \"Liberation Mono\", monospace");
     ctx.set_text_align("center");
+    let mut id = itoa::Buffer::new();
     for m in with_room(items) {
         ctx.set_fill_style_str(match m.outcome {
             Some(ElementOutcome::Dropped { .. }) => "#fff",
             None => "#4a5263",
             _ => "#000",
         });
-        let _ = ctx.fill_text(&m.elem_id.to_string(), m.x, m.y + 4.0);
+        let _ = ctx.fill_text(id.format(m.elem_id), m.x, m.y + 4.0);
     }
     ctx.set_text_align("start");
 }

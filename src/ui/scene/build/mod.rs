@@ -151,11 +151,11 @@ impl<'a> SceneInput<'a> {
         };
         let two_d = self.two_d.then(|| self.two_d_view(entry, &names));
         let marbles = if self.two_d { Vec::new() } else { self.marble_groups(entry, &names) };
-        let backend = Backend::for_elements(
-            marbles.iter().map(|g| g.items.len()).sum::<usize>() + two_d.as_ref().map_or(0, |t| t.dots.len()),
-        );
+        let element_count =
+            marbles.iter().map(|g| g.items.len()).sum::<usize>() + two_d.as_ref().map_or(0, |t| t.dots.len());
+        let backend = Backend::for_elements(element_count);
         let mut scene = Scene {
-            backend: Backend::Svg,
+            backend,
             generation: next_generation(),
             width: vp.width_px,
             height,
@@ -202,15 +202,12 @@ impl<'a> SceneInput<'a> {
             anim_seq: self.anim_seq,
             fx_ms: 520.0 / self.speed,
             dragging: self.drag.is_some(),
-            element_count: 0,
+            element_count,
             window_count: 0,
             entry,
             overlay: Vec::new(),
         };
-        scene.element_count = scene.marbles.iter().map(|g| g.items.len()).sum::<usize>()
-            + scene.two_d.as_ref().map_or(0, |t| t.dots.len());
         scene.window_count = scene.windows.iter().map(|g| g.items.len()).sum();
-        scene.backend = backend;
         self.lift(&mut scene);
         let dragged = match self.drag {
             Some(Drag::Element { index, .. }) => Some(ObjectId::Element(index)),
@@ -279,6 +276,7 @@ impl<'a> SceneInput<'a> {
         }
         // One row of marbles: an id where it has room (`room`), as in the key lanes.
         if backend == Backend::Svg {
+            // The key lanes' sort, all in one lane (no second sort in the main `.wasm`).
             let order = lane_x_order(&items.iter().map(|m| (0, 0, m.x)).collect::<Vec<_>>());
             let tags: Vec<room::Tag> =
                 items.iter().map(|m| room::Tag { x: m.x, y: m.y, width: room::id_width(m.elem_id) }).collect();

@@ -39,9 +39,10 @@ pub struct Tag {
 }
 
 /// For tags of one lane in `x` order (the order matters: not checked, a wrong order draws ids
-/// that overlap), whether each one is clear of all the others. `widest` is at least every tag's
-/// width: the scan of a tag's right-hand neighbours stops where none of them can reach it.
-pub fn clear(tags: &[Tag], widest: f64) -> Vec<bool> {
+/// that overlap), whether each one is clear of all the others. The scan of a tag's right-hand
+/// neighbours stops where none of them can reach it, the widest of them as wide as the widest tag.
+pub fn clear(tags: &[Tag]) -> Vec<bool> {
+    let widest = tags.iter().map(|t| t.width).fold(0.0, f64::max);
     let mut clear = vec![true; tags.len()];
     for (i, a) in tags.iter().enumerate() {
         // In the same arithmetic as the test of a pair below, so that rounding cannot stop the
@@ -66,8 +67,7 @@ pub fn clear(tags: &[Tag], widest: f64) -> Vec<bool> {
 /// budget (scripts/test), and both lanes and the side output lane call it.
 pub fn mark_clear(order: &[usize], tags: &[Tag], labelled: &mut [bool]) {
     let lane: Vec<Tag> = order.iter().filter_map(|&k| tags.get(k).copied()).collect();
-    let widest = lane.iter().map(|t| t.width).fold(0.0, f64::max);
-    for (&k, clear) in order.iter().zip(clear(&lane, widest)) {
+    for (&k, clear) in order.iter().zip(clear(&lane)) {
         if let Some(l) = labelled.get_mut(k) {
             *l = clear;
         }
@@ -97,27 +97,26 @@ mod tests {
     fn ids_that_would_overlap_are_both_left_out_and_the_others_kept() {
         // Four-digit ids 24.8 px wide: 20 px apart they touch, 30 px apart they do not.
         let tags = [tag(0.0, 0.0, 1000), tag(20.0, 0.0, 1001), tag(60.0, 0.0, 1002), tag(90.0, 0.0, 1003)];
-        assert_eq!(clear(&tags, id_width(1000)), [false, false, true, true]);
+        assert_eq!(clear(&tags), [false, false, true, true]);
         // Two-digit ids at the same spacing have room.
         let tags = [tag(0.0, 0.0, 10), tag(20.0, 0.0, 11)];
-        assert_eq!(clear(&tags, id_width(10)), [true, true]);
+        assert_eq!(clear(&tags), [true, true]);
     }
 
     #[test]
     fn stacked_rows_keep_their_ids_and_half_rows_do_not() {
         // The stacking rows: 0, -11 and 11 px from the lane's line, then -5.5 and 5.5.
         let tags = [tag(0.0, 0.0, 7), tag(0.0, -11.0, 8), tag(0.0, 11.0, 9)];
-        assert_eq!(clear(&tags, id_width(9)), [true, true, true]);
+        assert_eq!(clear(&tags), [true, true, true]);
         let tags = [tag(0.0, 0.0, 7), tag(0.0, -11.0, 8), tag(0.0, 11.0, 9), tag(1.0, -5.5, 10)];
-        assert_eq!(clear(&tags, id_width(10)), [false, false, true, false]);
+        assert_eq!(clear(&tags), [false, false, true, false]);
     }
 
     #[test]
     fn a_wide_id_far_to_the_left_is_still_seen() {
         // The scan stops by the widest tag, not the current one: a narrow tag followed by a wide one.
         let tags = [tag(0.0, 0.0, 1), tag(14.0, 0.0, 1_000_000_000)];
-        let widest = id_width(1_000_000_000);
-        assert_eq!(clear(&tags, widest), [false, false]);
+        assert_eq!(clear(&tags), [false, false]);
     }
 
     /// The rule against a check of every pair, over random lanes.
@@ -129,8 +128,7 @@ mod tests {
             raw.sort_by(|a, b| a.0.total_cmp(&b.0));
             let rows = [0.0, -11.0, 11.0, -5.5, 5.5];
             let tags: Vec<Tag> = raw.iter().map(|&(x, r, id)| tag(x, rows[r], id)).collect();
-            let widest = tags.iter().map(|t| t.width).fold(0.0, f64::max);
-            let got = clear(&tags, widest);
+            let got = clear(&tags);
             for (i, a) in tags.iter().enumerate() {
                 let touches = tags.iter().enumerate().any(|(j, b)| {
                     j != i && (b.x - a.x).abs() < (a.width + b.width) / 2.0 + GAP && (b.y - a.y).abs() < LINE_H
