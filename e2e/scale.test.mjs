@@ -468,6 +468,7 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
     return { marbles: marbles.length, ids, named, scale };
   });
   assert.equal(seen.marbles, 2000);
+  assert.equal(await page.locator('[data-testid="legend-density"]').count(), 0, 'no density bars on SVG, nor their legend');
   assert.ok(seen.named, 'every marble keeps its name');
   assert.ok(seen.ids.length > 200 && seen.ids.length < 1600, `${seen.ids.length} ids drawn of 2,000: crowded ones left out, the others kept`);
   // On one line: 10 units of the scene apart or less (the stacking rows are 11 apart, the text
@@ -516,6 +517,27 @@ test('10,000 elements on the canvas: zoomed in, the lanes draw each element with
   });
   await painted();
   assert.equal(await black(), 0, 'fitted, 500 marbles a lane are drawn as density: no ids');
+  // The density bars' marks: a shape outlined in the timers' dark ink wherever an element was late
+  // (key k0 has side output elements), in the middle of the marble row, where the bars are green
+  // (on time), pink (side output) or blue (in state), none of them a dark grey. Counted in the bitmap's rows at the Tab entry's height (the entry, k0's first
+  // element, is drawn by the overlay; its lane's row in the bitmap is bars and marks).
+  const entry = await page.locator('[data-testid="element"][tabindex="0"]').boundingBox();
+  const cbox = await canvas.boundingBox();
+  const outlined = await canvas.evaluate((c, mid) => {
+    const ratio = c.height / c.getBoundingClientRect().height;
+    const y0 = Math.max(0, Math.round((mid - 3) * ratio));
+    const d = c.getContext('2d').getImageData(0, y0, c.width, Math.round(6 * ratio)).data;
+    let n = 0;
+    // Dark greys (the outline blended at the shapes' slanted edges): no bar's ink is one.
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
+      if (d[i + 3] === 255 && r < 140 && g < 140 && b < 140 && Math.abs(r - g) < 30 && Math.abs(g - b) < 30) n++;
+    }
+    return n;
+  }, entry.y + entry.height / 2 - cbox.y);
+  assert.ok(outlined > 20, `the late elements' marks over k0's density bars (${outlined} outline pixels)`);
+  await page.locator('[data-testid="legend-density"]').waitFor();
+  assert.match(await page.locator('[data-testid="legend-density"]').textContent(), /dotted not arrived.*◆ ▼ ■/);
   let clicks = 0;
   let seen = 0;
   while (seen === 0 && clicks < 8) {

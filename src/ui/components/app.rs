@@ -136,7 +136,7 @@ pub fn App() -> Html {
                     }
                     <Narration state={state.clone()} />
                     if !embed {
-                        <Legend />
+                        <Legend dense={s.scene.backend == crate::ui::scene::Backend::Canvas} />
                     }
                 </section>
                 if s.chrome.panel_open && !embed {

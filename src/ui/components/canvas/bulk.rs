@@ -6,7 +6,9 @@
 //!
 //! Level of detail: only what is in the visible time range is drawn; where a lane has more
 //! marbles than fit side by side, each pixel column of it is one density bar (its height grows
-//! with the number of elements in that column, its colour is the column's most common outcome).
+//! with the number of elements in that column, its colour is the column's most common outcome,
+//! dotted when they have not arrived), and the outcomes with a shape of their own (a late firing,
+//! the side output, dropped) are marked with it wherever they occur, however few.
 //! Every kind of scene item goes through [`draw`]'s one destructuring of [`Scene`], so a new kind
 //! of item fails to compile here rather than vanish from large scenes.
 
@@ -396,8 +398,9 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
         side_boxes(&mut boxes, side, width);
     }
     window_boxes(&mut boxes, &band.windows);
+    let mut marks = Vec::new();
     for (lane, items) in &band.dense {
-        density(&mut boxes, items, lane.marble_y, width);
+        marks.extend(density(&mut boxes, items, lane.marble_y, width));
     }
     put(&boxes);
     lane_labels(ctx, band.lanes);
@@ -407,6 +410,7 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
     window_counts(ctx, &band.windows);
     draw_timers(ctx, &band.timers);
     draw_discs(ctx, &band.discs);
+    draw_marks(ctx, &marks);
 }
 
 /// Units a paint looks beyond its rows: text and glyphs reach beyond their item's `y`.
@@ -645,8 +649,7 @@ fn draw_timers(ctx: &CanvasRenderingContext2d, by_status: &[Vec<&TimerItem>; 3])
     for ((_, fill), timers) in TIMER_INKS.iter().zip(by_status) {
         ctx.set_fill_style_str(fill);
         let mut drawn = rustc_hash::FxHashSet::default();
-        let mut open = 0;
-        ctx.begin_path();
+        let mut path = ShortPaths::begin(ctx);
         for t in timers {
             let cleanup = t.kind == "cleanup";
             if !drawn.insert((t.x.round() as i32, t.y.round() as i32, cleanup)) {
@@ -661,17 +664,40 @@ fn draw_timers(ctx: &CanvasRenderingContext2d, by_status: &[Vec<&TimerItem>; 3])
                 // Back to the start by hand: `closePath` is what grew with the path.
                 ctx.line_to(t.x - 5.0, t.y - 5.0);
             }
-            open += 1;
-            if open == PATH_CHUNK {
-                ctx.fill();
-                ctx.stroke();
-                ctx.begin_path();
-                open = 0;
-            }
+            path.added();
         }
-        if open > 0 {
-            ctx.fill();
-            ctx.stroke();
+        path.end();
+    }
+}
+
+/// One canvas path of many subpaths, filled and stroked, and begun again every [`PATH_CHUNK`]
+/// subpaths.
+struct ShortPaths<'a> {
+    ctx: &'a CanvasRenderingContext2d,
+    open: usize,
+}
+
+impl<'a> ShortPaths<'a> {
+    fn begin(ctx: &'a CanvasRenderingContext2d) -> ShortPaths<'a> {
+        ctx.begin_path();
+        ShortPaths { ctx, open: 0 }
+    }
+
+    /// A subpath was added to the path.
+    fn added(&mut self) {
+        self.open += 1;
+        if self.open == PATH_CHUNK {
+            self.end();
+            self.ctx.begin_path();
+            self.open = 0;
+        }
+    }
+
+    /// Fills and strokes what was added.
+    fn end(&self) {
+        if self.open > 0 {
+            self.ctx.fill();
+            self.ctx.stroke();
         }
     }
 }
@@ -802,35 +828,21 @@ fn draw_ids(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem]) {
 }
 
 /// One bar per pixel column: its height grows with the elements in the column, its colour is
-/// the column's most common outcome.
-fn density(boxes: &mut Boxes, items: &[&MarbleItem], y: f64, width: f64) {
+/// the column's most common outcome; a column whose elements have not arrived is dotted (the SVG
+/// backend's dashed ring). And, so that colour is never the only signal and a minority is not
+/// hidden by the column's most common outcome, the [`OutcomeMark`]s of the outcomes drawn as a
+/// shape of their own (a late firing, the side output, dropped or removed unemitted) wherever one
+/// of the lane's elements had them.
+fn density(boxes: &mut Boxes, items: &[&MarbleItem], y: f64, width: f64) -> Vec<OutcomeMark> {
     let mut columns = vec![[0u32; 7]; column_count(width)];
     for m in items {
-        let slot = match m.outcome {
-            None => 0,
-            Some(ElementOutcome::Pending) => 1,
-            Some(ElementOutcome::OnTime) => 2,
-            Some(ElementOutcome::InLateFiring) => 3,
-            Some(ElementOutcome::SideOutput) => 4,
-            Some(ElementOutcome::Dropped { .. }) => 5,
-            Some(ElementOutcome::Discarded) => 6,
-        };
         if let Some(c) = columns.get_mut(column(m.x)) {
-            c[slot] += 1;
+            c[outcome_slot(m.outcome)] += 1;
         }
     }
-    const OUTCOMES: [Option<ElementOutcome>; 7] = [
-        None,
-        Some(ElementOutcome::Pending),
-        Some(ElementOutcome::OnTime),
-        Some(ElementOutcome::InLateFiring),
-        Some(ElementOutcome::SideOutput),
-        Some(ElementOutcome::Dropped { counted: true }),
-        Some(ElementOutcome::Discarded),
-    ];
     // The bars by colour, each colour's joined where they are the same height side by side.
     let mut bars: [Vec<(f64, f64)>; 7] = Default::default();
-    for (x, counts) in columns.into_iter().enumerate() {
+    for (x, counts) in columns.iter().enumerate() {
         let n: u32 = counts.iter().sum();
         if n == 0 {
             continue;
@@ -838,11 +850,109 @@ fn density(boxes: &mut Boxes, items: &[&MarbleItem], y: f64, width: f64) {
         let top = counts.iter().enumerate().max_by_key(|(i, c)| (**c, std::cmp::Reverse(*i))).map_or(0, |(i, _)| i);
         bars[top].push((x as f64, (6.0 + 4.0 * f64::from(n)).min(dims::MARBLE_ROW - 4.0)));
     }
-    for (outcome, bars) in OUTCOMES.iter().zip(bars) {
+    for (slot, (outcome, bars)) in OUTCOMES.iter().zip(bars).enumerate() {
         let ink = rgba(outcome_ink(*outcome));
-        for (x, y, w, h) in merged_runs(bars.into_iter().map(|(x, h)| (x - 0.5, y - h / 2.0, 1.5, h))) {
-            boxes.fill(x, y, w, h, ink);
+        for (x, top, w, h) in merged_runs(bars.into_iter().map(|(x, h)| (x - 0.5, y - h / 2.0, 1.5, h))) {
+            if slot == 0 {
+                // Not arrived: dotted, 2 units on, 2 off.
+                let mut at = top;
+                while at < top + h {
+                    boxes.fill(x, at, w, 2.0f64.min(top + h - at), ink);
+                    at += 4.0;
+                }
+            } else {
+                boxes.fill(x, top, w, h, ink);
+            }
         }
+    }
+    outcome_marks(&columns, y)
+}
+
+/// The outcomes in [`density`]'s count order (`outcome_slot`).
+const OUTCOMES: [Option<ElementOutcome>; 7] = [
+    None,
+    Some(ElementOutcome::Pending),
+    Some(ElementOutcome::OnTime),
+    Some(ElementOutcome::InLateFiring),
+    Some(ElementOutcome::SideOutput),
+    Some(ElementOutcome::Dropped { counted: true }),
+    Some(ElementOutcome::Discarded),
+];
+
+/// An outcome's place in [`OUTCOMES`].
+fn outcome_slot(o: Option<ElementOutcome>) -> usize {
+    match o {
+        None => 0,
+        Some(ElementOutcome::Pending) => 1,
+        Some(ElementOutcome::OnTime) => 2,
+        Some(ElementOutcome::InLateFiring) => 3,
+        Some(ElementOutcome::SideOutput) => 4,
+        Some(ElementOutcome::Dropped { .. }) => 5,
+        Some(ElementOutcome::Discarded) => 6,
+    }
+}
+
+/// A shape over a lane's density bars: some element of the lane within [`MARK_CELL`] units of `x`
+/// had `outcome`, one of those with a shape of their own (`Shape::of`: not a circle).
+#[derive(Clone, Copy)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct OutcomeMark {
+    x: f64,
+    y: f64,
+    outcome: ElementOutcome,
+}
+
+/// The width of the cells a lane's density row is marked in: about a mark's own width and a gap,
+/// so that marks side by side do not touch.
+const MARK_CELL: f64 = 12.0;
+
+/// A mark's size (`Shape::path`'s `r`).
+const MARK_R: f64 = 3.2;
+
+// Marks side by side, or in one cell, never touch: the widest shape (the diamond, 1.3 r each way)
+// and its outline fit a cell; the diamond's row and the triangle's (1.1 × 1.25 r below its middle)
+// are further apart than the two; and the marks stay inside the marble row.
+const _: () = assert!(2.0 * 1.3 * MARK_R + 2.0 < MARK_CELL);
+const _: () = assert!(1.3 * MARK_R + 1.1 * 1.25 * MARK_R + 2.0 < 11.0);
+const _: () = assert!(1.3 * MARK_R + 11.0 < dims::MARBLE_ROW / 2.0);
+
+/// The marks of a density row at height `y`, from its columns' counts ([`OUTCOMES`]' order): per
+/// cell of [`MARK_CELL`] columns, one at the cell's middle for each outcome with a shape that an
+/// element of it had. Each shape has a row of its own (a diamond above the bars' middle, the
+/// triangle on it, the square below it), so that marks in one cell never cover each other.
+fn outcome_marks(columns: &[[u32; 7]], y: f64) -> Vec<OutcomeMark> {
+    let cell = MARK_CELL as usize;
+    let mut marks = Vec::new();
+    for (i, cells) in columns.chunks(cell).enumerate() {
+        let mid = (i * cell) as f64 + MARK_CELL / 2.0 - 0.5;
+        for (slot, dy) in [(3, -11.0), (4, 0.0), (5, 11.0), (6, 11.0)] {
+            let Some(outcome) = OUTCOMES[slot] else { continue };
+            // Dropped and removed unemitted share the square (and its row): one mark.
+            let shared = slot == 6 && cells.iter().any(|c| c[5] > 0);
+            if !shared && cells.iter().any(|c| c[slot] > 0) {
+                marks.push(OutcomeMark { x: mid, y: y + dy, outcome });
+            }
+        }
+    }
+    marks
+}
+
+/// The marks over the density bars: each shape filled in its outcome's ink and outlined in the
+/// timers' dark ink, so that it reads over bars of any colour.
+fn draw_marks(ctx: &CanvasRenderingContext2d, marks: &[OutcomeMark]) {
+    if marks.is_empty() {
+        return;
+    }
+    ctx.set_stroke_style_str(ink::TIMER);
+    ctx.set_line_width(1.0);
+    for (slot, outcome) in OUTCOMES.iter().enumerate().skip(3) {
+        ctx.set_fill_style_str(outcome_ink(*outcome));
+        let mut path = ShortPaths::begin(ctx);
+        for m in marks.iter().filter(|m| outcome_slot(Some(m.outcome)) == slot) {
+            trace_shape(ctx, Shape::of(Some(m.outcome)), m.x, m.y, MARK_R);
+            path.added();
+        }
+        path.end();
     }
 }
 
@@ -942,6 +1052,68 @@ mod tests {
                 assert!(a.1 <= c.0 || c.1 <= a.0 || a.3 <= c.2 || c.3 <= a.2, "{a:?} overlaps {c:?}");
             }
         }
+    }
+
+    /// A density row marks each outcome that has a shape of its own wherever an element had it,
+    /// however few beside the column's most common outcome (whose colour alone would hide it):
+    /// one mark per cell and outcome, the shapes in rows of their own, dropped and removed
+    /// unemitted as one square; elements not arrived are drawn as a dotted bar, and unmarked.
+    #[test]
+    fn density_marks_each_shaped_outcome_however_few() {
+        use super::*;
+        let st = bulk_state("");
+        let Some(model) = st.scene.marble_items().next().cloned() else { panic!("no marble") };
+        let at = |x: f64, outcome: Option<ElementOutcome>| MarbleItem { x, y: 50.0, outcome, ..model.clone() };
+        let mut items: Vec<MarbleItem> =
+            (0..40).map(|i| at(100.0 + f64::from(i % 3), Some(ElementOutcome::OnTime))).collect();
+        items.extend([
+            at(101.0, Some(ElementOutcome::SideOutput)),
+            at(103.0, Some(ElementOutcome::SideOutput)),
+            at(300.0, Some(ElementOutcome::InLateFiring)),
+            at(500.0, Some(ElementOutcome::Dropped { counted: false })),
+            at(501.0, Some(ElementOutcome::Discarded)),
+            at(700.0, None),
+            at(800.0, Some(ElementOutcome::Discarded)),
+            at(900.0, Some(ElementOutcome::Pending)),
+        ]);
+        let refs: Vec<&MarbleItem> = items.iter().collect();
+        let mut b = Boxes::new(1.0, 0.0);
+        let marks = density(&mut b, &refs, 50.0, 1000.0);
+        let mark = |x: f64, y: f64, outcome| OutcomeMark { x, y, outcome };
+        assert_eq!(
+            marks,
+            [
+                mark(101.5, 50.0, ElementOutcome::SideOutput),
+                mark(305.5, 39.0, ElementOutcome::InLateFiring),
+                mark(497.5, 61.0, ElementOutcome::Dropped { counted: true }),
+                mark(797.5, 61.0, ElementOutcome::Discarded),
+            ]
+        );
+        // The bar at 100 keeps its majority's colour; the one not arrived is dotted.
+        let of_ink = |o: Option<ElementOutcome>| -> Vec<(i32, i32, i32, i32)> {
+            b.list().iter().filter(|x| x.4 == rgba(outcome_ink(o))).map(|x| (x.0, x.1, x.2, x.3)).collect()
+        };
+        assert!(of_ink(Some(ElementOutcome::OnTime)).iter().any(|x| x.0 <= 100 && x.1 >= 101));
+        let dots = of_ink(None);
+        assert!(dots.len() >= 2, "{dots:?}");
+        assert!(dots.iter().all(|d| d.3 - d.2 <= 2 && d.0 <= 700 && d.1 >= 700), "{dots:?}");
+    }
+
+    /// The scene's late element (`bulk_state`: key k1, sent to the side output among its lane's
+    /// on-time ones) is marked with a triangle at its place in its lane's density row.
+    #[test]
+    fn a_late_element_in_a_dense_lane_is_marked() {
+        use super::*;
+        let st = bulk_state_of(3, "");
+        let s = st.scene.clone();
+        let (dense, _) = marble_lanes(&s.lanes, 0, &s.marbles, s.width);
+        let Some((lane, items)) = dense.iter().find(|(l, _)| l.key.as_ref() == "k1") else { panic!("k1 dense") };
+        let late: Vec<&&MarbleItem> = items.iter().filter(|m| m.outcome == Some(ElementOutcome::SideOutput)).collect();
+        assert_eq!(late.len(), 1, "the late element");
+        let marks = density(&mut Boxes::new(1.0, 0.0), items, lane.marble_y, s.width);
+        let triangles: Vec<&OutcomeMark> = marks.iter().filter(|m| m.outcome == ElementOutcome::SideOutput).collect();
+        assert_eq!(triangles.len(), 1, "{marks:?}");
+        assert!((triangles[0].x - late[0].x).abs() <= MARK_CELL / 2.0 + 0.5 && triangles[0].y == lane.marble_y);
     }
 
     /// In lanes stretched to fill a tall canvas (few keys), the density bars are where the lane's
