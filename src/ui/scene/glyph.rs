@@ -51,6 +51,32 @@ impl Shape {
             }
         }
     }
+
+    /// How far the shape of size `r` ([`Shape::path`]'s) reaches above and below its centre.
+    pub fn rows(&self, r: f64) -> (f64, f64) {
+        match self {
+            Shape::Circle => (r, r),
+            Shape::Diamond => (r * 1.3, r * 1.3),
+            Shape::Triangle => (r * 1.25 * 0.75, r * 1.25 * 1.1),
+            Shape::Square => (r * 0.9, r * 0.9),
+        }
+    }
+
+    /// Half the width of the shape of size `r` at `t` below its centre (above where negative);
+    /// `None` outside it. A shape rasterised a row at a time (`canvas::raster::Boxes::shape`).
+    pub fn half_width(&self, r: f64, t: f64) -> Option<f64> {
+        let (above, below) = self.rows(r);
+        if !(-above..=below).contains(&t) {
+            return None;
+        }
+        Some(match self {
+            Shape::Circle => (r * r - t * t).max(0.0).sqrt(),
+            Shape::Diamond => r * 1.3 - t.abs(),
+            // From the top edge, 2 × 1.25 r wide, to the tip, 1.85 × 1.25 r below it.
+            Shape::Triangle => (below - t) / 1.85,
+            Shape::Square => r * 0.9,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -79,5 +105,31 @@ mod tests {
         }
         assert_eq!(Shape::of(None), Shape::Circle);
         assert_eq!(Shape::Square.path(10.0, 10.0, 10.0), "M1 1h18v18h-18Z");
+    }
+
+    /// The rows of a rasterised shape are the path's: its extent is the path's vertices', and
+    /// its width at each vertex's height is the path's there.
+    #[test]
+    fn a_shapes_rows_are_its_paths() {
+        let r = 8.0;
+        // (shape, (t, half width) at the path's vertices)
+        let vertices: [(Shape, &[(f64, f64)]); 4] = [
+            (Shape::Diamond, &[(-10.4, 0.0), (0.0, 10.4), (10.4, 0.0)]),
+            (Shape::Triangle, &[(-7.5, 10.0), (11.0, 0.0)]),
+            (Shape::Square, &[(-7.2, 7.2), (7.2, 7.2)]),
+            (Shape::Circle, &[(-8.0, 0.0), (0.0, 8.0), (8.0, 0.0)]),
+        ];
+        for (shape, at) in vertices {
+            let (above, below) = shape.rows(r);
+            assert!((above - -at[0].0).abs() < 1e-9 && (below - at[at.len() - 1].0).abs() < 1e-9, "{shape:?}");
+            for (t, half) in at {
+                let w = shape.half_width(r, *t).unwrap_or(f64::NAN);
+                assert!((w - half).abs() < 1e-9, "{shape:?} at {t}: {w}, the path's {half}");
+            }
+            assert_eq!(shape.half_width(r, -above - 0.01), None);
+            assert_eq!(shape.half_width(r, below + 0.01), None);
+        }
+        // The path's own numbers (`Shape::path`): the triangle's top edge and tip.
+        assert_eq!(Shape::Triangle.path(0.0, 0.0, r), "M-10 -7.5h20l-10 18.5Z");
     }
 }

@@ -7,10 +7,13 @@
 //! rows at a time (one `putImageData` each) into a buffer of a few MB, so that a canvas of
 //! thousands of lanes does not need a bitmap of its full height in memory.
 //!
+//! The density bars' marks are small shapes rasterised here a row at a time ([`Boxes::shape`]).
 //! The text, the timers' glyphs and the marbles drawn as discs go on top through the canvas
-//! (`bulk::draw`): they are few, or shapes a box is not.
+//! (`bulk::draw`): they are few, or shapes that need their antialiased edges.
 
 use std::ops::Range;
+
+use crate::ui::scene::glyph::Shape;
 
 /// A colour, not premultiplied (as `ImageData` holds it).
 pub type Rgba = [u8; 4];
@@ -70,6 +73,23 @@ impl Boxes {
         self.fill(x, y + h - t, w, t, ink);
         self.fill(x, y, l, h, ink);
         self.fill(x + w - l, y, l, h, ink);
+    }
+
+    /// `shape` of size `r` (`Shape::path`'s) around `(x, y)` in canvas units, filled with `ink`: a
+    /// box a device row, as wide as the shape at the row's middle (no antialiasing, as every box).
+    pub fn shape(&mut self, shape: Shape, x: f64, y: f64, r: f64, ink: Rgba) {
+        let (above, below) = shape.rows(r);
+        let device = |v: f64| v.round().clamp(-1.0e9, 1.0e9) as i32;
+        let (y0, y1) = (device((y - above - self.top) * self.k), device((y + below - self.top) * self.k));
+        for row in y0..y1 {
+            let t = (f64::from(row) + 0.5) / self.k + self.top - y;
+            if let Some(half) = shape.half_width(r, t) {
+                let (x0, x1) = (device((x - half) * self.k), device((x + half) * self.k));
+                if x1 > x0 {
+                    self.list.push((x0, x1, row, row + 1, ink));
+                }
+            }
+        }
     }
 
     #[cfg(test)]
