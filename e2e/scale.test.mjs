@@ -537,7 +537,7 @@ test('10,000 elements on the canvas: zoomed in, the lanes draw each element with
   }, entry.y + entry.height / 2 - cbox.y);
   assert.ok(outlined > 20, `the late elements' marks over k0's density bars (${outlined} outline pixels)`);
   await page.locator('[data-testid="legend-density"]').waitFor();
-  assert.match(await page.locator('[data-testid="legend-density"]').textContent(), /dotted not arrived.*◆ ▼ ■/);
+  assert.match(await page.locator('[data-testid="legend-density"]').textContent(), /dotted: not arrived, open: in state.*◆ ▼ ■/);
   let clicks = 0;
   let seen = 0;
   while (seen === 0 && clicks < 8) {

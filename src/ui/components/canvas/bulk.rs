@@ -806,7 +806,8 @@ fn draw_ids(ctx: &CanvasRenderingContext2d, items: &[&MarbleItem]) {
 
 /// One bar per pixel column: its height grows with the elements in the column, its colour is
 /// the column's most common outcome; a column whose elements have not arrived is dotted (the SVG
-/// backend's dashed ring). And, so that colour is never the only signal and a minority is not
+/// backend's dashed ring), and one whose elements are in a window's state is open in the middle
+/// (its hollow ring). And, so that colour is never the only signal and a minority is not
 /// hidden by the column's most common outcome, the [`OutcomeMark`]s of the outcomes drawn as a
 /// shape of their own (a late firing, the side output, dropped or removed unemitted) wherever one
 /// of the lane's elements had them.
@@ -830,15 +831,22 @@ fn density(boxes: &mut Boxes, items: &[&MarbleItem], y: f64, width: f64) -> Vec<
     for (slot, (outcome, bars)) in OUTCOMES.iter().zip(bars).enumerate() {
         let ink = rgba(outcome_ink(*outcome));
         for (x, top, w, h) in merged_runs(bars.into_iter().map(|(x, h)| (x - 0.5, y - h / 2.0, 1.5, h))) {
-            if slot == 0 {
-                // Not arrived: dotted, 2 units on, 2 off.
-                let mut at = top;
-                while at < top + h {
-                    boxes.fill(x, at, w, 2.0f64.min(top + h - at), ink);
-                    at += 4.0;
+            match slot {
+                // Not arrived: dotted, 2 units on, 2 off (the SVG backend's dashed ring).
+                0 => {
+                    let mut at = top;
+                    while at < top + h {
+                        boxes.fill(x, at, w, 2.0f64.min(top + h - at), ink);
+                        at += 4.0;
+                    }
                 }
-            } else {
-                boxes.fill(x, top, w, h, ink);
+                // In state: open in the middle of the row (the SVG backend's hollow ring).
+                1 => {
+                    let half = (h - IN_STATE_GAP) / 2.0;
+                    boxes.fill(x, top, w, half, ink);
+                    boxes.fill(x, top + h - half, w, half, ink);
+                }
+                _ => boxes.fill(x, top, w, h, ink),
             }
         }
     }
@@ -857,6 +865,9 @@ fn mark_boxes(boxes: &mut Boxes, marks: &[OutcomeMark]) {
         boxes.shape(shape, m.x, m.y, MARK_R, rgba(outcome_ink(Some(m.outcome))));
     }
 }
+
+/// The gap in the middle of a bar of elements in a window's state: a bar is at least 10 units.
+const IN_STATE_GAP: f64 = 4.0;
 
 /// The outcomes in [`density`]'s count order (`outcome_slot`).
 const OUTCOMES: [Option<ElementOutcome>; 7] = [
@@ -1033,7 +1044,8 @@ mod tests {
     /// A density row marks each outcome that has a shape of its own wherever an element had it,
     /// however few beside the column's most common outcome (whose colour alone would hide it):
     /// one mark per cell and outcome, the shapes in rows of their own, dropped and removed
-    /// unemitted as one square; elements not arrived are drawn as a dotted bar, and unmarked.
+    /// unemitted as one square; elements not arrived are drawn as a dotted bar, those in state
+    /// as a bar open in the middle, and neither is marked.
     #[test]
     fn density_marks_each_shaped_outcome_however_few() {
         use super::*;
@@ -1089,6 +1101,10 @@ mod tests {
         let dots = of_ink(None);
         assert!(dots.len() >= 2, "{dots:?}");
         assert!(dots.iter().all(|d| d.3 - d.2 <= 2 && d.0 <= 700 && d.1 >= 700), "{dots:?}");
+        // The one in state is open in the middle: two pieces, one each side of the row's middle.
+        let open = of_ink(Some(ElementOutcome::Pending));
+        assert_eq!(open.len(), 2, "{open:?}");
+        assert!(open[0].3 < 50 && open[1].2 > 50 && open.iter().all(|d| d.0 <= 900 && d.1 >= 900), "{open:?}");
     }
 
     /// The scene's late element (`bulk_state`: key k1, sent to the side output among its lane's
@@ -1124,7 +1140,13 @@ mod tests {
             assert!(items.iter().any(|m| (m.y - lane.marble_y).abs() < 0.01), "marbles on the row");
             let mut b = Boxes::new(1.0, 0.0);
             density(&mut b, items, lane.marble_y, s.width);
-            for &(_, _, y0, y1, _) in b.list() {
+            // Each column's bar (in pieces where dotted or open in the middle) spans around the row.
+            let mut spans = std::collections::BTreeMap::new();
+            for &(x0, _, y0, y1, _) in b.list() {
+                let span = spans.entry(x0).or_insert((y0, y1));
+                *span = (span.0.min(y0), span.1.max(y1));
+            }
+            for (y0, y1) in spans.into_values() {
                 let mid = f64::from(y0 + y1) / 2.0;
                 assert!((mid - lane.marble_y).abs() <= 1.0, "a bar centred at {mid}, the row at {}", lane.marble_y);
             }
