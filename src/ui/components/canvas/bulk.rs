@@ -25,7 +25,7 @@ use super::marbles::marbles;
 use super::marks::{marks, tvf_rows};
 use super::partitions::partitions;
 use super::px::px;
-use super::raster::{Boxes, rgba};
+use super::raster::{Boxes, Rgba, rgba};
 use super::timers::timers;
 use super::watermark::{drag_label, watermark};
 use super::windows::windows;
@@ -551,7 +551,27 @@ fn side_boxes(boxes: &mut Boxes, side: &SideLane, width: f64) {
     }
 }
 
-/// The window states in drawing order (`band_ink`'s).
+/// A band's outline dashes by state, `(on, off)`, as the stylesheet's `stroke-dasharray`s:
+/// purged, cleaned up and merged away are dashed (a band's state by more than its colour).
+fn band_dash(state: &str) -> Option<(f64, f64)> {
+    match state {
+        "purged" => Some((5.0, 3.0)),
+        "merged" => Some((6.0, 4.0)),
+        "" => Some((3.0, 3.0)),
+        _ => None,
+    }
+}
+
+/// A band's state mark and its ink (`windows::state_shape`, `.state-mark`).
+fn band_mark(state: &str) -> Option<(Shape, Rgba)> {
+    match state {
+        "fired" => Some((Shape::Circle, [0x00, 0x70, 0x4f, 255])),
+        "late-fired" => Some((Shape::Diamond, [0x9e, 0x5a, 0x00, 255])),
+        _ => None,
+    }
+}
+
+/// The window states in drawing order (`band_ink`'s; the last, "", is every other: cleaned up).
 const BAND_STATES: [&str; 6] = ["open", "fired", "late-fired", "purged", "merged", ""];
 
 /// The bands by state (`BAND_STATES`' order), each filled and outlined, then the lateness hatches.
@@ -574,7 +594,19 @@ fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
             boxes.fill(x, y, w, h, stroke);
         }
         for w in of_state.iter().filter(|w| w.width > 2.0) {
-            boxes.outline(w.x0, w.y, w.width, w.height, stroke);
+            match band_dash(state) {
+                Some(dash) => boxes.dashed_outline(w.x0, w.y, w.width, w.height, stroke, dash),
+                None => boxes.outline(w.x0, w.y, w.width, w.height, stroke),
+            }
+        }
+        // A fired band's ● and a late-fired one's ◆ at its right end, where it is wide enough
+        // (`windows::WindowBand`'s `.state-mark`: white-edged, in the state's dark ink).
+        if let Some((shape, ink)) = band_mark(state) {
+            for w in of_state.iter().filter(|w| w.width > 16.0) {
+                let (x, y) = (w.x0 + w.width - 8.0, w.y + 6.0);
+                boxes.shape(shape, x, y, 4.0, [255; 4]);
+                boxes.shape(shape, x, y, 3.5, ink);
+            }
         }
     }
     // Joined per row first, in order along it: overlapping hatches are one translucent area, not
@@ -1190,7 +1222,7 @@ mod tests {
         let bands: Vec<&WindowItem> = s.windows.iter().flat_map(|g| g.items.iter()).collect();
         let mut b = Boxes::new(k, top);
         window_boxes(&mut b, &bands);
-        let (mut wide, mut thin, mut hatched) = (0, 0, 0);
+        let (mut wide, mut thin, mut hatched, mut dashed, mut marked) = (0, 0, 0, 0, 0);
         for w in &bands {
             let (fill, stroke) = band_ink(w.state);
             if rgba(fill)[3] > 0 {
@@ -1198,8 +1230,31 @@ mod tests {
             }
             if w.width > 2.0 {
                 wide += 1;
-                assert!(has(&b, (w.x0, w.y, w.width, 1.0), stroke), "{w:?}'s top edge");
-                assert!(has(&b, (w.x0 + w.width - 1.0, w.y, 1.0, w.height), stroke), "{w:?}'s right edge");
+                let slot = BAND_STATES.iter().position(|s| *s == w.state).map_or("", |i| BAND_STATES[i]);
+                match band_dash(slot) {
+                    None => {
+                        assert!(has(&b, (w.x0, w.y, w.width, 1.0), stroke), "{w:?}'s top edge");
+                        assert!(has(&b, (w.x0 + w.width - 1.0, w.y, 1.0, w.height), stroke), "{w:?}'s right edge");
+                    }
+                    Some((on, off)) => {
+                        dashed += 1;
+                        assert!(has(&b, (w.x0, w.y, on.min(w.width), 1.0), stroke), "{w:?}'s first dash");
+                        assert!(has(&b, (w.x0 + w.width - 1.0, w.y, 1.0, on), stroke), "{w:?}'s right edge's");
+                        if w.width > on + off + 1.0 {
+                            let gap = (w.x0 + on + 0.5, w.y, off - 1.0, 1.0);
+                            assert!(!has(&b, gap, stroke), "{w:?}'s top edge dashed");
+                        }
+                    }
+                }
+                if let (Some((_, ink)), true) = (band_mark(w.state), w.width > 16.0) {
+                    marked += 1;
+                    let at = (w.x0 + w.width - 9.0, w.y + 6.0, 2.0, 0.0);
+                    let d = |v: f64| (v * k).round() as i32;
+                    let covered = b.list().iter().any(|x| {
+                        x.4 == ink && x.0 <= d(at.0) && x.1 >= d(at.0 + at.2) && x.2 <= d(at.1) && x.3 > d(at.1)
+                    });
+                    assert!(covered, "{w:?}'s state mark");
+                }
             } else {
                 thin += 1;
                 assert!(has(&b, (w.x0, w.y, 2.0, w.height), stroke), "{w:?}'s block");
@@ -1212,7 +1267,10 @@ mod tests {
                 );
             }
         }
-        assert!(wide > 0 && hatched > 0, "{wide} wide, {thin} thin, {hatched} hatched");
+        assert!(
+            wide > 0 && hatched > 0 && dashed > 0 && marked > 0,
+            "{wide} wide, {thin} thin, {hatched} hatched, {dashed} dashed, {marked} marked"
+        );
 
         let (dense, discs) = marble_lanes(&s.lanes, 0, &s.marbles, s.width);
         assert!(!dense.is_empty(), "{} dense lanes, {} with discs", dense.len(), discs.len());

@@ -75,6 +75,24 @@ impl Boxes {
         self.fill(x + w - l, y, l, h, ink);
     }
 
+    /// [`Boxes::outline`] dashed: `on` units inked and `off` not, along each edge from its start
+    /// (the SVG backend's `stroke-dasharray`, restarted at each corner).
+    pub fn dashed_outline(&mut self, x: f64, y: f64, w: f64, h: f64, ink: Rgba, (on, off): (f64, f64)) {
+        let (t, l) = (1.0f64.min(h), 1.0f64.min(w));
+        let mut at = 0.0;
+        while at < w.max(h) {
+            if at < w {
+                self.fill(x + at, y, on.min(w - at), t, ink);
+                self.fill(x + at, y + h - t, on.min(w - at), t, ink);
+            }
+            if at < h {
+                self.fill(x, y + at, l, on.min(h - at), ink);
+                self.fill(x + w - l, y + at, l, on.min(h - at), ink);
+            }
+            at += on + off;
+        }
+    }
+
     /// `shape` of size `r` (`Shape::path`'s) around `(x, y)` in canvas units, filled with `ink`: a
     /// box a device row, as wide as the shape at the row's middle (no antialiasing, as every box).
     pub fn shape(&mut self, shape: Shape, x: f64, y: f64, r: f64, ink: Rgba) {
