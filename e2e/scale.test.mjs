@@ -491,8 +491,14 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
   }, [beside, 16 * seen.scale]);
   assert.ok(lone, 'a marble on its own');
   assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid="element"]') ?? null, [lone.x + beside, lone.y]), null, 'the press is beside the marble\'s drawing');
-  const before = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
+  // The cursor says a press there drags (no hit ring above 500 elements: the scene's `data-hover`),
+  // and over the lane left of every element it says a pan.
+  const cursor = () => page.evaluate(() => getComputedStyle(document.querySelector('svg.canvas')).cursor);
+  await page.mouse.move(10, lone.y);
+  await until(page, 'the pan cursor left of the elements', cursor, (c) => c === 'grab', 5000);
   await page.mouse.move(lone.x + beside, lone.y);
+  await until(page, 'the drag cursor beside the marble', cursor, (c) => c === 'ew-resize', 5000);
+  const before = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
   await page.mouse.down();
   for (let dx = 10; dx <= 60; dx += 10) await page.mouse.move(lone.x + beside + dx, lone.y);
   await page.mouse.up();
@@ -519,8 +525,9 @@ test('10,000 elements on the canvas: zoomed in, the lanes draw each element with
   assert.equal(await black(), 0, 'fitted, 500 marbles a lane are drawn as density: no ids');
   // The density bars' marks: a shape outlined in the timers' dark ink wherever an element was late
   // (key k0 has side output elements), in the middle of the marble row, where the bars are green
-  // (on time), pink (side output) or blue (in state), none of them a dark grey. Counted in the bitmap's rows at the Tab entry's height (the entry, k0's first
-  // element, is drawn by the overlay; its lane's row in the bitmap is bars and marks).
+  // (on time), pink (side output) or blue (in state), none of them a dark grey. Counted in the
+  // bitmap's rows at the Tab entry's height (the entry, k0's first element, is drawn by the
+  // overlay; its lane's row in the bitmap is bars and marks).
   const entry = await page.locator('[data-testid="element"][tabindex="0"]').boundingBox();
   const cbox = await canvas.boundingBox();
   const outlined = await canvas.evaluate((c, mid) => {

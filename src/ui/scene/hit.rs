@@ -34,14 +34,7 @@ impl Scene {
     /// The object under canvas point `(x, y)`, topmost first: the watermark handle (its line, flag
     /// and the bound's gap), marbles, timer glyphs, window bands (merged sessions are not hit).
     pub fn hit(&self, x: f64, y: f64) -> Hit {
-        let w = &self.watermark;
-        let on_line = (x - w.x).abs() <= WM_HIT_HALF && y >= w.top && y <= w.bottom;
-        let on_flag = x >= w.label_x && x <= w.label_x + w.label_w && y >= w.top && y <= w.top + 18.0;
-        let on_bound = w.bound.as_ref().is_some_and(|b| {
-            let (lo, width) = (b.x.min(b.max_ts_x), (b.max_ts_x - b.x).abs().max(6.0));
-            x >= lo && x <= lo + width && y >= w.top + 24.0 && y <= w.top + 38.0
-        });
-        if on_line || on_flag || on_bound {
+        if self.on_watermark(x, y) {
             return Hit::Object(ObjectId::Watermark);
         }
         let marble_r = if self.two_d.is_some() { 12.0 } else { dims::MARBLE_R + 5.0 };
@@ -81,6 +74,37 @@ impl Scene {
             }
         }
         Hit::Background { lane_key: self.lane_key_at(y) }
+    }
+
+    /// Whether canvas point `(x, y)` is on the watermark's handle: its line, flag or the bound's gap.
+    fn on_watermark(&self, x: f64, y: f64) -> bool {
+        let w = &self.watermark;
+        let on_line = (x - w.x).abs() <= WM_HIT_HALF && y >= w.top && y <= w.bottom;
+        let on_flag = x >= w.label_x && x <= w.label_x + w.label_w && y >= w.top && y <= w.top + 18.0;
+        let on_bound = w.bound.as_ref().is_some_and(|b| {
+            let (lo, width) = (b.x.min(b.max_ts_x), (b.max_ts_x - b.x).abs().max(6.0));
+            x >= lo && x <= lo + width && y >= w.top + 24.0 && y <= w.top + 38.0
+        });
+        on_line || on_flag || on_bound
+    }
+
+    /// Whether a press at canvas point `(x, y)` grabs something to drag (an element or the
+    /// watermark: what [`Scene::hit`] finds there), for the pointer's cursor as it hovers. Looks
+    /// only through the marbles of the lane at `y` (a marble's hit circle stays inside its lane),
+    /// so that a hover over 100,000 elements is a few thousand distances, not every item.
+    pub fn grabs(&self, x: f64, y: f64) -> bool {
+        if self.two_d.is_some() || self.lifted.is_some() {
+            return matches!(self.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark));
+        }
+        let r = dims::MARBLE_R + 5.0;
+        self.on_watermark(x, y)
+            || self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).is_some_and(|lane| {
+                self.marbles
+                    .iter()
+                    .filter(|g| g.lane == lane)
+                    .flat_map(|g| g.items.iter())
+                    .any(|m| !m.origin && (m.x - x).hypot(m.y - y) <= r)
+            })
     }
 
     /// The key of the lane at canvas height `y`.

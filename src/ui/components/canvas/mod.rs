@@ -251,6 +251,27 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             state.dispatch(Action::Drag(DragAction::Start { what, px: x, millis: millis_from_px_f64(&vp, x) }));
         })
     };
+    // The cursor shows a drag wherever a press grabs (`Scene::grabs`): the scene's `data-hover`,
+    // set as the mouse moves, not through a render. Where marbles have their hit ring
+    // (`marbles::HIT_RING_MAX`) the ring's own cursor says it already; above, and on the canvas
+    // backend's bulk drawing, nothing else does.
+    let hover = {
+        let (state, host, measure, local) = (state.clone(), host.clone(), measure.clone(), local.clone());
+        let over = use_mut_ref(|| false);
+        move |e: &PointerEvent| {
+            measure();
+            let (x, y) = local(e);
+            let grabs = {
+                let s = state.get();
+                s.scene.grabs(to_drawn(&s, x), y)
+            };
+            if over.replace(grabs) != grabs
+                && let Some(el) = host.cast::<DomElement>()
+            {
+                let _ = if grabs { el.set_attribute("data-hover", "grab") } else { el.remove_attribute("data-hover") };
+            }
+        }
+    };
     let onpointermove = {
         let state = state.clone();
         let (touches, pinch, origin, local) = (touches.clone(), pinch.clone(), origin.clone(), local.clone());
@@ -273,6 +294,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 return;
             }
             if !dragging {
+                if e.pointer_type() == "mouse" {
+                    hover(&e);
+                }
                 return;
             }
             let (x, _) = local(&e);

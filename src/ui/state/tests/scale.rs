@@ -540,3 +540,46 @@ fn crowded_marbles_draw_only_the_ids_that_have_room() {
     assert_eq!(big.scene.backend, Backend::Canvas);
     assert!(big.scene.marble_items().all(|m| m.label));
 }
+
+/// The hover's cursor agrees with the press: wherever `Scene::grabs` says a press grabs (it looks
+/// only through the lane under the pointer), `Scene::hit` finds an element or the watermark, and
+/// nowhere else: around the marbles' hit circles' edges and across a grid, on SVG above the hit
+/// rings' 500 elements, on the canvas, and on a course-sized scene mid-run.
+#[test]
+fn a_hover_grabs_exactly_where_a_press_grabs() {
+    let scenes = [state(&spread(600)), state(&spread(3000)), {
+        let mut st = state(&spread(40));
+        st.dispatch(Action::Play(crate::ui::action::PlayAction::SetStep(20)));
+        st
+    }];
+    for st in &scenes {
+        let s = &st.scene;
+        let (mut grabbing, mut not) = (0, 0);
+        let mut check = |x: f64, y: f64| {
+            let hit = matches!(s.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark));
+            assert_eq!(s.grabs(x, y), hit, "at ({x}, {y}): {:?}", s.hit(x, y));
+            if hit { grabbing += 1 } else { not += 1 }
+        };
+        for m in s.marble_items().step_by(7) {
+            for (dx, dy) in
+                [(0.0, 0.0), (13.9, 0.0), (-14.1, 0.0), (0.0, 14.1), (0.0, -13.9), (10.0, 10.0), (-10.2, -10.2)]
+            {
+                check(m.x + dx, m.y + dy);
+            }
+        }
+        let wm = &s.watermark;
+        for (x, y) in [(wm.x, wm.top + 40.0), (wm.x + 8.0, wm.top + 40.0), (wm.label_x + 3.0, wm.top + 3.0)] {
+            check(x, y);
+        }
+        let mut y = 0.0;
+        while y < s.height {
+            let mut x = -10.0;
+            while x < s.width + 10.0 {
+                check(x, y);
+                x += 37.0;
+            }
+            y += 11.0;
+        }
+        assert!(grabbing > 10 && not > 100, "{grabbing} grabbing, {not} not ({:?})", s.backend);
+    }
+}
