@@ -523,11 +523,10 @@ test('10,000 elements on the canvas: zoomed in, the lanes draw each element with
   });
   await painted();
   assert.equal(await black(), 0, 'fitted, 500 marbles a lane are drawn as density: no ids');
-  // The density bars' marks: a shape outlined in the timers' dark ink wherever an element was late
-  // (key k0 has side output elements), in the middle of the marble row, where the bars are green
-  // (on time), pink (side output) or blue (in state), none of them a dark grey. Counted in the
-  // bitmap's rows at the Tab entry's height (the entry, k0's first element, is drawn by the
-  // overlay; its lane's row in the bitmap is bars and marks).
+  // The density bars' marks: a shape outlined in the timers' ink (#263041, not a bar's) wherever an
+  // element was late (key k0 has side output elements), in the middle of the marble row. Counted
+  // in the bitmap's rows at the Tab entry's height (the entry, k0's first element, is drawn by the
+  // overlay; its lane's row in the bitmap is bars and marks, boxes of whole pixels: no blending).
   const entry = await page.locator('[data-testid="element"][tabindex="0"]').boundingBox();
   const cbox = await canvas.boundingBox();
   const outlined = await canvas.evaluate((c, mid) => {
@@ -535,14 +534,17 @@ test('10,000 elements on the canvas: zoomed in, the lanes draw each element with
     const y0 = Math.max(0, Math.round((mid - 3) * ratio));
     const d = c.getContext('2d').getImageData(0, y0, c.width, Math.round(6 * ratio)).data;
     let n = 0;
-    // Dark greys (the outline blended at the shapes' slanted edges): no bar's ink is one.
-    for (let i = 0; i < d.length; i += 4) {
-      const [r, g, b] = [d[i], d[i + 1], d[i + 2]];
-      if (d[i + 3] === 255 && r < 140 && g < 140 && b < 140 && Math.abs(r - g) < 30 && Math.abs(g - b) < 30) n++;
-    }
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 38 && d[i + 1] === 48 && d[i + 2] === 65 && d[i + 3] === 255) n++;
     return n;
   }, entry.y + entry.height / 2 - cbox.y);
   assert.ok(outlined > 20, `the late elements' marks over k0's density bars (${outlined} outline pixels)`);
+  // Over the bulk drawing, the cursor says where a press grabs an element (k0's row of density
+  // bars, an element about every pixel) and where it pans (the windows' row above it).
+  const cursor = () => page.evaluate(() => getComputedStyle(document.querySelector('svg.canvas.overlay')).cursor);
+  await page.mouse.move(entry.x + entry.width / 2 + 300, entry.y + entry.height / 2);
+  await until(page, 'the drag cursor over the density bars', cursor, (c) => c === 'ew-resize', 5000);
+  await page.mouse.move(entry.x + entry.width / 2 + 300, entry.y + entry.height / 2 - 45);
+  await until(page, 'the pan cursor over the windows', cursor, (c) => c === 'grab', 5000);
   await page.locator('[data-testid="legend-density"]').waitFor();
   assert.match(await page.locator('[data-testid="legend-density"]').textContent(), /dotted: not arrived, open: in state.*◆ ▼ ■/);
   let clicks = 0;

@@ -27,7 +27,7 @@ pub fn Legend(p: &LegendProps) -> Html {
             <span class="legend-item">{ "▼ trigger timer  ■ cleanup timer  ● ◆ window fired / late" }</span>
             if p.dense {
                 <span class="legend-item" data-testid="legend-density">
-                    { "bars: elements per pixel (dotted: not arrived, open: in state); ◆ ▼ ■ mark any late firing, side output, drop" }
+                    { "bars: elements per pixel (dotted: not arrived, open: in state); ◆ ▼ ■ mark any late firing, side output, drop or removal" }
                 </span>
             }
             <span class="legend-hint">{ "drag elements & watermark · wheel zooms · right-click edits · ? keys" }</span>

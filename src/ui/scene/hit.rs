@@ -90,18 +90,22 @@ impl Scene {
 
     /// Whether a press at canvas point `(x, y)` grabs something to drag (an element or the
     /// watermark: what [`Scene::hit`] finds there), for the pointer's cursor as it hovers. Looks
-    /// only through the marbles of the lane at `y` (a marble's hit circle stays inside its lane),
-    /// so that a hover over 100,000 elements is a few thousand distances, not every item.
+    /// only through the marbles of the lanes within a hit circle's reach of `y` (a marble is
+    /// inside its lane, its circle may reach a little beyond: a stacked marble's, below it), found
+    /// by halves among the groups (in lane order), so that a hover over 100,000 elements in many
+    /// keys is a few thousand distances, not every item.
     pub fn grabs(&self, x: f64, y: f64) -> bool {
         if self.two_d.is_some() || self.lifted.is_some() {
             return matches!(self.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark));
         }
         let r = dims::MARBLE_R + 5.0;
+        let near = |l: &super::LaneItem| y >= l.y - r && y <= l.y + l.height + r;
         self.on_watermark(x, y)
-            || self.lanes.iter().position(|l| y >= l.y && y < l.y + l.height).is_some_and(|lane| {
-                self.marbles
+            || self.lanes.iter().enumerate().filter(|(_, l)| near(l)).any(|(lane, _)| {
+                let from = self.marbles.partition_point(|g| g.lane < lane);
+                let to = self.marbles.partition_point(|g| g.lane <= lane);
+                self.marbles[from..to.max(from)]
                     .iter()
-                    .filter(|g| g.lane == lane)
                     .flat_map(|g| g.items.iter())
                     .any(|m| !m.origin && (m.x - x).hypot(m.y - y) <= r)
             })

@@ -397,7 +397,7 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
     if band.side {
         side_boxes(&mut boxes, side, width);
     }
-    window_boxes(&mut boxes, &band.windows);
+    window_boxes(&mut boxes, &band.windows, width);
     for (lane, items) in &band.dense {
         let marks = density(&mut boxes, items, lane.marble_y, width);
         mark_boxes(&mut boxes, &marks);
@@ -575,7 +575,11 @@ fn band_mark(state: &str) -> Option<(Shape, Rgba)> {
 const BAND_STATES: [&str; 6] = ["open", "fired", "late-fired", "purged", "merged", ""];
 
 /// The bands by state (`BAND_STATES`' order), each filled and outlined, then the lateness hatches.
-fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
+fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem], width: f64) {
+    // Dashes only where the canvas shows them: zoomed in, a band reaches a million units beyond
+    // the canvas, a box per dash (`Boxes::dashed_outline`).
+    let seen = (-10.0, width + 10.0);
+    let mut marks = Vec::new();
     let slot = |state: &str| BAND_STATES.iter().position(|s| *s == state).unwrap_or(BAND_STATES.len() - 1);
     for (i, state) in BAND_STATES.iter().enumerate() {
         let of_state: Vec<&&WindowItem> = shown.iter().filter(|w| slot(w.state) == i).collect();
@@ -595,18 +599,17 @@ fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
         }
         for w in of_state.iter().filter(|w| w.width > 2.0) {
             match band_dash(state) {
-                Some(dash) => boxes.dashed_outline(w.x0, w.y, w.width, w.height, stroke, dash),
+                Some(dash) => boxes.dashed_outline((w.x0, w.y, w.width, w.height), stroke, dash, seen),
                 None => boxes.outline(w.x0, w.y, w.width, w.height, stroke),
             }
         }
         // A fired band's ● and a late-fired one's ◆ at its right end, where it is wide enough
-        // (`windows::WindowBand`'s `.state-mark`: white-edged, in the state's dark ink).
+        // (`windows::WindowBand`'s `.state-mark`: white-edged, in the state's dark ink), drawn
+        // over everything else of the bands, below.
         if let Some((shape, ink)) = band_mark(state) {
-            for w in of_state.iter().filter(|w| w.width > 16.0) {
-                let (x, y) = (w.x0 + w.width - 8.0, w.y + 6.0);
-                boxes.shape(shape, x, y, 4.0, [255; 4]);
-                boxes.shape(shape, x, y, 3.5, ink);
-            }
+            marks.extend(
+                of_state.iter().filter(|w| w.width > 16.0).map(|w| (shape, w.x0 + w.width - 8.0, w.y + 6.0, ink)),
+            );
         }
     }
     // Joined per row first, in order along it: overlapping hatches are one translucent area, not
@@ -623,6 +626,10 @@ fn window_boxes(boxes: &mut Boxes, shown: &[&WindowItem]) {
     let hatch = rgba("rgba(213, 154, 46, 0.35)");
     for (x, y, w, h) in merged_runs(hatches.into_iter()) {
         boxes.fill(x, y, w, h, hatch);
+    }
+    for (shape, x, y, ink) in marks {
+        boxes.shape(shape, x, y, 4.0, [255; 4]);
+        boxes.shape(shape, x, y, 3.5, ink);
     }
 }
 
@@ -948,11 +955,12 @@ const MARK_OUTER: f64 = MARK_R + 1.0;
 // Marks side by side, or in one cell, never touch (`Shape::rows` and `half_width` at
 // `MARK_OUTER`): the widest, the diamond (1.3 r each way), fits a cell with a unit to spare; a row
 // 11 units below another clears it (the diamond reaches 1.3 r below, the triangle 0.94 r above
-// and 1.38 r below, the square 0.9 r above); and the marks stay inside the marble row.
+// and 1.38 r below, the square 0.9 r above); and the marks stay inside the marble row (the diamond,
+// 11 above the middle, reaches furthest).
 const _: () = assert!(2.0 * 1.3 * MARK_OUTER + 1.0 <= MARK_CELL);
 const _: () = assert!(1.3 * MARK_OUTER + 1.25 * 0.75 * MARK_OUTER < 11.0);
 const _: () = assert!(1.25 * 1.1 * MARK_OUTER + 0.9 * MARK_OUTER < 11.0);
-const _: () = assert!(11.0 + 0.9 * MARK_OUTER < dims::MARBLE_ROW / 2.0);
+const _: () = assert!(11.0 + 1.3 * MARK_OUTER < dims::MARBLE_ROW / 2.0);
 
 /// The marks of a density row at height `y`, from its columns' counts ([`OUTCOMES`]' order): per
 /// cell of [`MARK_CELL`] columns, one at the cell's middle for each outcome with a shape that an
@@ -1062,7 +1070,7 @@ mod tests {
             .collect();
         let shown: Vec<&WindowItem> = windows.iter().collect();
         let mut b = Boxes::new(1.0, 0.0);
-        window_boxes(&mut b, &shown);
+        window_boxes(&mut b, &shown, 1400.0);
         let hatch = rgba("rgba(213, 154, 46, 0.35)");
         let hatches: Vec<_> = b.list().iter().filter(|x| x.4 == hatch).collect();
         assert_eq!(hatches.len(), 12, "one per row: {hatches:?}");
@@ -1071,6 +1079,45 @@ mod tests {
                 assert!(a.1 <= c.0 || c.1 <= a.0 || a.3 <= c.2 || c.3 <= a.2, "{a:?} overlaps {c:?}");
             }
         }
+    }
+
+    /// A dashed band a million units wide each way (zoomed in, its ends clamped far off the canvas)
+    /// is dashed where the canvas shows it, in its own phase, and nowhere else: a few hundred boxes,
+    /// not one per dash of its length (that was 20 million boxes for 60 such bands). A pattern that
+    /// is not finite, or no dash, is a plain outline.
+    #[test]
+    fn a_dashed_band_is_dashed_only_where_it_is_seen() {
+        use super::*;
+        let st = bulk_state("");
+        let Some(model) = st.scene.windows.iter().flat_map(|g| g.items.iter()).next().cloned() else {
+            panic!("no window")
+        };
+        let wide = WindowItem {
+            x0: -1.0e6 + 1.0,
+            width: 2.0e6,
+            y: 10.0,
+            height: 20.0,
+            state: "purged",
+            hatch_px: None,
+            ..model
+        };
+        let mut b = Boxes::new(1.0, 0.0);
+        window_boxes(&mut b, &[&wide], 1400.0);
+        let stroke = rgba(band_ink("purged").1);
+        let edges: Vec<_> = b.list().iter().filter(|x| x.4 == stroke).collect();
+        assert!(edges.len() < 500, "{} boxes", edges.len());
+        // The top edge's dashes: 5 on, 3 off from the band's start, across the canvas and no further.
+        let top: Vec<(i32, i32)> = edges.iter().filter(|x| x.2 == 10).map(|x| (x.0, x.1)).collect();
+        assert!(top.iter().all(|d| d.0 >= -20 && d.1 <= 1430 && (d.0 + 999_999) % 8 == 0), "{top:?}");
+        assert!(top.iter().any(|d| d.0 <= 0) && top.iter().any(|d| d.1 >= 1400), "{top:?}");
+        let mut b = Boxes::new(1.0, 0.0);
+        for dash in [(0.0, 3.0), (f64::NAN, 1.0), (5.0, f64::INFINITY)] {
+            b.dashed_outline((0.0, 0.0, 100.0, 20.0), stroke, dash, (0.0, 1400.0));
+        }
+        assert_eq!(b.len(), 12, "three plain outlines");
+        // An endless band: its outline's finite edges, at once.
+        b.dashed_outline((0.0, 0.0, f64::INFINITY, 20.0), stroke, (5.0, 3.0), (0.0, 1400.0));
+        assert!(b.len() <= 16);
     }
 
     /// A density row marks each outcome that has a shape of its own wherever an element had it,
@@ -1221,7 +1268,7 @@ mod tests {
 
         let bands: Vec<&WindowItem> = s.windows.iter().flat_map(|g| g.items.iter()).collect();
         let mut b = Boxes::new(k, top);
-        window_boxes(&mut b, &bands);
+        window_boxes(&mut b, &bands, s.width);
         let (mut wide, mut thin, mut hatched, mut dashed, mut marked) = (0, 0, 0, 0, 0);
         for w in &bands {
             let (fill, stroke) = band_ink(w.state);

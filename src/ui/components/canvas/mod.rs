@@ -255,21 +255,37 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // set as the mouse moves, not through a render. Where marbles have their hit ring
     // (`marbles::HIT_RING_MAX`) the ring's own cursor says it already; above, and on the canvas
     // backend's bulk drawing, nothing else does.
+    // Once a frame at most, at the last position: the host's box is measured there (a layout the
+    // frame makes anyway), not at every move.
     let hover = {
-        let (state, host, measure, local) = (state.clone(), host.clone(), measure.clone(), local.clone());
+        let (state, host, measure, origin) = (state.clone(), host.clone(), measure.clone(), origin.clone());
         let over = use_mut_ref(|| false);
+        let last = use_mut_ref(|| None::<(f64, f64)>);
+        let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
         move |e: &PointerEvent| {
-            measure();
-            let (x, y) = local(e);
-            let grabs = {
-                let s = state.get();
-                s.scene.grabs(to_drawn(&s, x), y)
-            };
-            if over.replace(grabs) != grabs
-                && let Some(el) = host.cast::<DomElement>()
-            {
-                let _ = if grabs { el.set_attribute("data-hover", "grab") } else { el.remove_attribute("data-hover") };
+            *last.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y())));
+            if frame.borrow().is_some() {
+                return;
             }
+            let (state, host, measure, origin) = (state.clone(), host.clone(), measure.clone(), origin.clone());
+            let (over, last, done) = (over.clone(), last.clone(), frame.clone());
+            *frame.borrow_mut() = Some(gloo::render::request_animation_frame(move |_| {
+                done.borrow_mut().take();
+                let Some((cx, cy)) = last.borrow_mut().take() else { return };
+                measure();
+                let (left, top) = *origin.borrow();
+                let (x, y) = ((cx - left) / scale, (cy - top) / scale);
+                let grabs = {
+                    let s = state.get();
+                    s.scene.grabs(to_drawn(&s, x), y)
+                };
+                if over.replace(grabs) != grabs
+                    && let Some(el) = host.cast::<DomElement>()
+                {
+                    let _ =
+                        if grabs { el.set_attribute("data-hover", "grab") } else { el.remove_attribute("data-hover") };
+                }
+            }));
         }
     };
     let onpointermove = {

@@ -75,21 +75,39 @@ impl Boxes {
         self.fill(x + w - l, y, l, h, ink);
     }
 
-    /// [`Boxes::outline`] dashed: `on` units inked and `off` not, along each edge from its start
-    /// (the SVG backend's `stroke-dasharray`, restarted at each corner).
-    pub fn dashed_outline(&mut self, x: f64, y: f64, w: f64, h: f64, ink: Rgba, (on, off): (f64, f64)) {
+    /// [`Boxes::outline`] of `(x, y, w, h)` dashed: `on` units inked and `off` not, along each edge
+    /// from its start (the SVG backend's `stroke-dasharray`, restarted at each corner); only the
+    /// dashes within `seen`, the x range the canvas shows (a band zoomed in reaches far beyond it,
+    /// and each dash is a box). A dash pattern or a rectangle that is not finite gets a plain
+    /// outline.
+    pub fn dashed_outline(
+        &mut self,
+        (x, y, w, h): (f64, f64, f64, f64),
+        ink: Rgba,
+        (on, off): (f64, f64),
+        seen: (f64, f64),
+    ) {
+        let period = on + off;
+        if !(on > 0.0 && period.is_finite() && w.is_finite() && h.is_finite()) {
+            return self.outline(x, y, w, h, ink);
+        }
         let (t, l) = (1.0f64.min(h), 1.0f64.min(w));
+        // The first and last dash that reach into `seen`, in the edge's own phase.
+        let mut at = ((seen.0 - x) / period).floor().max(0.0) * period;
+        let end = w.min(seen.1 - x);
+        while at < end {
+            self.fill(x + at, y, on.min(w - at), t, ink);
+            self.fill(x + at, y + h - t, on.min(w - at), t, ink);
+            at += period;
+        }
         let mut at = 0.0;
-        while at < w.max(h) {
-            if at < w {
-                self.fill(x + at, y, on.min(w - at), t, ink);
-                self.fill(x + at, y + h - t, on.min(w - at), t, ink);
+        while at < h {
+            for side in [x, x + w - l] {
+                if side + l >= seen.0 && side <= seen.1 {
+                    self.fill(side, y + at, l, on.min(h - at), ink);
+                }
             }
-            if at < h {
-                self.fill(x, y + at, l, on.min(h - at), ink);
-                self.fill(x + w - l, y + at, l, on.min(h - at), ink);
-            }
-            at += on + off;
+            at += period;
         }
     }
 

@@ -542,12 +542,13 @@ fn crowded_marbles_draw_only_the_ids_that_have_room() {
 }
 
 /// The hover's cursor agrees with the press: wherever `Scene::grabs` says a press grabs (it looks
-/// only through the lane under the pointer), `Scene::hit` finds an element or the watermark, and
-/// nowhere else: around the marbles' hit circles' edges and across a grid, on SVG above the hit
-/// rings' 500 elements, on the canvas, and on a course-sized scene mid-run.
+/// only through the lanes near the pointer), `Scene::hit` finds an element or the watermark, and
+/// nowhere else: just inside and outside every fourth marble's hit circle all round, and across a
+/// grid; on SVG above the hit rings' 500 elements, on the canvas, with marbles stacked in rows
+/// (whose circles reach below their lane, into the gap between lanes), and mid-run.
 #[test]
 fn a_hover_grabs_exactly_where_a_press_grabs() {
-    let scenes = [state(&spread(600)), state(&spread(3000)), {
+    let scenes = [state(&spread(600)), state(&spread(3000)), state(&many(2500)), state(&many(400)), {
         let mut st = state(&spread(40));
         st.dispatch(Action::Play(crate::ui::action::PlayAction::SetStep(20)));
         st
@@ -560,11 +561,13 @@ fn a_hover_grabs_exactly_where_a_press_grabs() {
             assert_eq!(s.grabs(x, y), hit, "at ({x}, {y}): {:?}", s.hit(x, y));
             if hit { grabbing += 1 } else { not += 1 }
         };
-        for m in s.marble_items().step_by(7) {
-            for (dx, dy) in
-                [(0.0, 0.0), (13.9, 0.0), (-14.1, 0.0), (0.0, 14.1), (0.0, -13.9), (10.0, 10.0), (-10.2, -10.2)]
-            {
-                check(m.x + dx, m.y + dy);
+        for m in s.marble_items().step_by(4) {
+            check(m.x, m.y);
+            for k in 0..16 {
+                let a = std::f64::consts::TAU * f64::from(k) / 16.0;
+                for r in [13.95, 14.05] {
+                    check(m.x + r * a.cos(), m.y + r * a.sin());
+                }
             }
         }
         let wm = &s.watermark;
