@@ -21,6 +21,8 @@ pub enum Hit {
 
 /// Half the width of the watermark line's hit area (its stroke is 14 px wide).
 const WM_HIT_HALF: f64 = 7.0;
+/// A marble's hit circle: its body and 5 units round it (`marbles`' `.hit` ring draws it).
+pub const MARBLE_HIT_R: f64 = dims::MARBLE_R + 5.0;
 /// Half the size of a timer glyph's hit box.
 const TIMER_HALF: f64 = 6.0;
 
@@ -37,7 +39,7 @@ impl Scene {
         if self.on_watermark(x, y) {
             return Hit::Object(ObjectId::Watermark);
         }
-        let marble_r = if self.two_d.is_some() { 12.0 } else { dims::MARBLE_R + 5.0 };
+        let marble_r = if self.two_d.is_some() { 12.0 } else { MARBLE_HIT_R };
         // With the canvas backend the overlay's marbles are drawn on top of the bulk drawing.
         if self.backend == Backend::Canvas {
             let on_top =
@@ -98,7 +100,7 @@ impl Scene {
         if self.two_d.is_some() || self.lifted.is_some() {
             return matches!(self.hit(x, y), Hit::Object(ObjectId::Element(_) | ObjectId::Watermark));
         }
-        let r = dims::MARBLE_R + 5.0;
+        let r = MARBLE_HIT_R;
         let near = |l: &super::LaneItem| y >= l.y - r && y <= l.y + l.height + r;
         self.on_watermark(x, y)
             || self.lanes.iter().enumerate().filter(|(_, l)| near(l)).any(|(lane, _)| {

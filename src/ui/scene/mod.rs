@@ -35,7 +35,7 @@ use crate::teach::ValueFormat;
 use crate::ui::action::ObjectId;
 
 pub use build::{SceneInput, room};
-pub use hit::{Hit, focus_key, parse_focus_key};
+pub use hit::{Hit, MARBLE_HIT_R, focus_key, parse_focus_key};
 pub use label::{outcome_class, outcome_text};
 
 /// Milliseconds one step lasts at 1× speed (playback, and the animations of a step).

@@ -28,7 +28,7 @@ use super::px::px;
 use super::raster::{Boxes, Rgba, rgba};
 use super::timers::timers;
 use super::watermark::{drag_label, watermark};
-use super::windows::windows;
+use super::windows::{state_shape, windows};
 use crate::engine::view::{ElementOutcome, TimerStatus};
 use crate::ui::action::ObjectId;
 use crate::ui::hooks::in_frame;
@@ -562,13 +562,11 @@ fn band_dash(state: &str) -> Option<(f64, f64)> {
     }
 }
 
-/// A band's state mark and its ink (`windows::state_shape`, `.state-mark`).
+/// A band's state mark (the SVG backend's, `windows::state_shape`) and its ink (`.state-mark`'s:
+/// `--fired-ink`, `--late-ink`).
 fn band_mark(state: &str) -> Option<(Shape, Rgba)> {
-    match state {
-        "fired" => Some((Shape::Circle, [0x00, 0x70, 0x4f, 255])),
-        "late-fired" => Some((Shape::Diamond, [0x9e, 0x5a, 0x00, 255])),
-        _ => None,
-    }
+    let ink = if state == "late-fired" { [0x9e, 0x5a, 0x00, 255] } else { [0x00, 0x70, 0x4f, 255] };
+    state_shape(state).map(|shape| (shape, ink))
 }
 
 /// The window states in drawing order (`band_ink`'s; the last, "", is every other: cleaned up).
@@ -952,15 +950,18 @@ const MARK_R: f64 = 3.2;
 /// A mark's size with its outline, one unit all round.
 const MARK_OUTER: f64 = MARK_R + 1.0;
 
+/// How far apart the marks' rows are: ◆ this far above the bars' middle, ▼ on it, ■ this far below.
+const MARK_ROW: f64 = 11.0;
+
 // Marks side by side, or in one cell, never touch (`Shape::rows` and `half_width` at
 // `MARK_OUTER`): the widest, the diamond (1.3 r each way), fits a cell with a unit to spare; a row
-// 11 units below another clears it (the diamond reaches 1.3 r below, the triangle 0.94 r above
+// `MARK_ROW` below another clears it (the diamond reaches 1.3 r below, the triangle 0.94 r above
 // and 1.38 r below, the square 0.9 r above); and the marks stay inside the marble row (the diamond,
-// 11 above the middle, reaches furthest).
+// a row above the middle, reaches furthest).
 const _: () = assert!(2.0 * 1.3 * MARK_OUTER + 1.0 <= MARK_CELL);
-const _: () = assert!(1.3 * MARK_OUTER + 1.25 * 0.75 * MARK_OUTER < 11.0);
-const _: () = assert!(1.25 * 1.1 * MARK_OUTER + 0.9 * MARK_OUTER < 11.0);
-const _: () = assert!(11.0 + 1.3 * MARK_OUTER < dims::MARBLE_ROW / 2.0);
+const _: () = assert!(1.3 * MARK_OUTER + 1.25 * 0.75 * MARK_OUTER < MARK_ROW);
+const _: () = assert!(1.25 * 1.1 * MARK_OUTER + 0.9 * MARK_OUTER < MARK_ROW);
+const _: () = assert!(MARK_ROW + 1.3 * MARK_OUTER < dims::MARBLE_ROW / 2.0);
 
 /// The marks of a density row at height `y`, from its columns' counts ([`OUTCOMES`]' order): per
 /// cell of [`MARK_CELL`] columns, one at the cell's middle for each outcome with a shape that an
@@ -971,7 +972,7 @@ fn outcome_marks(columns: &[[u32; 7]], y: f64) -> Vec<OutcomeMark> {
     let mut marks = Vec::new();
     for (i, cells) in columns.chunks(cell).enumerate() {
         let mid = (i * cell) as f64 + MARK_CELL / 2.0 - 0.5;
-        for (slot, dy) in [(3, -11.0), (4, 0.0), (5, 11.0), (6, 11.0)] {
+        for (slot, dy) in [(3, -MARK_ROW), (4, 0.0), (5, MARK_ROW), (6, MARK_ROW)] {
             let Some(outcome) = OUTCOMES[slot] else { continue };
             // Dropped and removed unemitted share the square (and its row): one mark.
             let shared = slot == 6 && cells.iter().any(|c| c[5] > 0);

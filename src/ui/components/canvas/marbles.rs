@@ -8,7 +8,7 @@ use crate::engine::view::ElementOutcome;
 use crate::ui::scene::glyph::Shape;
 use crate::ui::scene::label::element as element_name;
 use crate::ui::scene::layout::dims;
-use crate::ui::scene::{MarbleGroup, MarbleItem, focus_key, outcome_class};
+use crate::ui::scene::{MARBLE_HIT_R, MarbleGroup, MarbleItem, focus_key, outcome_class};
 
 /// Up to this many elements each marble has a hit ring (`.hit`, 5 px around it): the pointer
 /// shows a drag's cursor wherever a press grabs the element (`Scene::hit`). Above, the rings
@@ -80,7 +80,7 @@ fn Marble(p: &MarbleProps) -> Html {
            data-drag={control.then(|| format!("e:{}", m.index))} data-focus={control.then(|| focus_key(&m.id))}
            tabindex={control.then(|| m.tab.tabindex())} role={control.then_some("button")} aria-describedby={control.then_some("desc-element")}>
             if p.ring {
-                <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(dims::MARBLE_R + 5.0)} />
+                <circle class="hit" cx={px(m.x)} cy={px(m.y)} r={px(MARBLE_HIT_R)} />
             }
             <path class="body" d={shape.path(m.x, m.y, dims::MARBLE_R)} />
             // The id only where it has room (`MarbleItem::label`).

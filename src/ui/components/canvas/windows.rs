@@ -37,7 +37,7 @@ struct WindowBandProps {
 }
 
 /// A fired window is marked as an on-time element is drawn, a late-fired one as a late one.
-fn state_shape(state: &str) -> Option<Shape> {
+pub(super) fn state_shape(state: &str) -> Option<Shape> {
     match state {
         "fired" => Some(Shape::Circle),
         "late-fired" => Some(Shape::Diamond),
