@@ -463,7 +463,7 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
     }));
     const named = marbles.every((m) => m.querySelector('title')?.textContent.startsWith(`Element ${m.dataset.id},`));
     // Screen pixels per unit of the scene (it is drawn to the page's width).
-    const svg = document.querySelector('svg.canvas');
+    const svg = document.querySelector('[data-testid="canvas"] > svg');
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     return { marbles: marbles.length, ids, named, scale };
   });
@@ -493,11 +493,12 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
   assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid="element"]') ?? null, [lone.x + beside, lone.y]), null, 'the press is beside the marble\'s drawing');
   // The cursor says a press there drags (no hit ring above 500 elements: the scene's `data-hover`),
   // and over the lane left of every element it says a pan.
-  const cursor = () => page.evaluate(() => getComputedStyle(document.querySelector('svg.canvas')).cursor);
+  // The cursor of what is under the pointer (the scene's drawing is in several <svg>s).
+  const cursor = (x, y) => () => page.evaluate(([x, y]) => getComputedStyle(document.elementFromPoint(x, y)).cursor, [x, y]);
   await page.mouse.move(10, lone.y);
-  await until(page, 'the pan cursor left of the elements', cursor, (c) => c === 'grab', 5000);
+  await until(page, 'the pan cursor left of the elements', cursor(10, lone.y), (c) => c === 'grab', 5000);
   await page.mouse.move(lone.x + beside, lone.y);
-  await until(page, 'the drag cursor beside the marble', cursor, (c) => c === 'ew-resize', 5000);
+  await until(page, 'the drag cursor beside the marble', cursor(lone.x + beside, lone.y), (c) => c === 'ew-resize', 5000);
   const before = Number(await page.locator('[data-testid="run-status"]').getAttribute('data-revision'));
   await page.mouse.down();
   for (let dx = 10; dx <= 60; dx += 10) await page.mouse.move(lone.x + beside + dx, lone.y);

@@ -343,8 +343,24 @@ test('the canvas exported as SVG opens as a valid image, and as PNG', async (t) 
     const img = new Image();
     img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
     await img.decode();
-    return { root: doc.documentElement.nodeName, parseError, width: img.naturalWidth, height: img.naturalHeight };
+    // The page draws the scene in several <svg>s (backend.rs: tiles); the export is one, with
+    // every element, window and timer, in the page's draw order: bands under marbles, the
+    // watermark over both.
+    const all = [...doc.documentElement.querySelectorAll('*')];
+    const first = (id) => all.findIndex((e) => e.getAttribute('data-testid') === id);
+    const count = (root, id) => root.querySelectorAll(`[data-testid="${id}"]`).length;
+    const page = document.querySelector('[data-testid="canvas"]');
+    return {
+      root: doc.documentElement.nodeName, parseError, width: img.naturalWidth, height: img.naturalHeight,
+      counts: ['element', 'window', 'timer', 'watermark'].map((id) => [count(doc, id), count(page, id)]),
+      order: [first('window'), first('element'), first('watermark')],
+      nested: doc.documentElement.querySelectorAll('svg').length,
+    };
   }, svg);
+  for (const [inFile, onPage] of checked.counts) assert.ok(inFile === onPage && inFile > 0, JSON.stringify(checked.counts));
+  const [band, marble, watermark] = checked.order;
+  assert.ok(band < marble && marble < watermark, `draw order ${checked.order}`);
+  assert.equal(checked.nested, 0, "one <svg>, its layers' children put together");
   assert.equal(checked.root, 'svg');
   assert.equal(checked.parseError, 0);
   assert.ok(checked.width > 300 && checked.height > 100, JSON.stringify(checked));

@@ -108,13 +108,13 @@ pub fn canvas_svg() -> Result<(String, f64, f64), String> {
 
 fn svg_document(bulk: bool) -> Result<(String, f64, f64), String> {
     let doc = document()?;
-    let svg = doc
-        .query_selector("svg[data-testid=\"canvas\"]")
+    let canvas = doc
+        .query_selector("[data-testid=\"canvas\"]")
         .map_err(js_err("querySelector"))?
         .ok_or("the canvas is not on the page")?;
-    let rect = svg.get_bounding_client_rect();
+    let rect = canvas.get_bounding_client_rect();
     let (w, h) = (rect.width().max(1.0), rect.height().max(1.0));
-    let copy: Element = svg.clone_node_with_deep(true).map_err(js_err("cloneNode"))?.dyn_into().map_err(|_| "clone")?;
+    let copy = one_svg(&canvas)?;
     copy.set_attribute("class", "canvas").map_err(js_err("setAttribute"))?;
     copy.set_attribute("xmlns", SVG_NS).map_err(js_err("setAttribute"))?;
     copy.set_attribute("width", &format!("{w:.0}")).map_err(js_err("setAttribute"))?;
@@ -165,6 +165,36 @@ fn svg_document(bulk: bool) -> Result<(String, f64, f64), String> {
         .serialize_to_string(&copy)
         .map_err(js_err("serializeToString"))?;
     Ok((format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{text}"), w, h))
+}
+
+/// A copy of the canvas as one `<svg>`: the canvas backend's overlay is one; the SVG backend draws
+/// in `<svg>` layers that share the scene's coordinates (`backend.rs`), whose children go into a
+/// copy of the first, in their order.
+fn one_svg(canvas: &Element) -> Result<Element, String> {
+    let deep = |e: &Element| -> Result<Element, String> {
+        e.clone_node_with_deep(true).map_err(js_err("cloneNode"))?.dyn_into().map_err(|_| "clone".to_string())
+    };
+    if canvas.tag_name().eq_ignore_ascii_case("svg") {
+        return deep(canvas);
+    }
+    let layers = canvas.children();
+    let copy = deep(&layers.item(0).ok_or("the canvas has no drawing")?)?;
+    for i in 1..layers.length() {
+        let Some(layer) = layers.item(i) else { continue };
+        let nodes = layer.child_nodes();
+        for j in 0..nodes.length() {
+            if let Some(node) = nodes.item(j) {
+                let node = node.clone_node_with_deep(true).map_err(js_err("cloneNode"))?;
+                copy.append_child(&node).map_err(js_err("appendChild"))?;
+            }
+        }
+    }
+    for attr in ["role", "aria-label"] {
+        if let Some(v) = canvas.get_attribute(attr) {
+            copy.set_attribute(attr, &v).map_err(js_err("setAttribute"))?;
+        }
+    }
+    Ok(copy)
 }
 
 pub fn export_svg(stem: &str) -> Result<(), String> {

@@ -260,7 +260,77 @@ pub struct MarbleGroup {
     pub key: Rc<str>,
     /// Its key lane: a scene's groups are in (lane, input order) order.
     pub lane: usize,
+    /// The tile column its items were placed in ([`TileGrid::column`]; 0 with the canvas backend).
+    pub column: i64,
     pub items: Items<MarbleItem>,
+}
+
+/// The SVG backend draws the key lanes' windows, timers and marbles in tiles, an `<svg>` each:
+/// runs of lanes cut into columns of event time (`components::canvas::backend`). A column is a
+/// power of two of milliseconds long, from time 0, the largest not over a sixth of the view: so 6
+/// to 12 columns show, and a pan or a small zoom leaves every item in its column (a column that
+/// moved with the view would move items from tile to tile, their nodes made again, at every step
+/// of a pan). The columns shown and one on each side are a tile's each; further out, where a zoom
+/// puts most items, [`COARSE_COLUMNS`] columns share one. So that the backend need not cut them
+/// at every render, a scene for it makes each marble and window group lie in one column. The
+/// default grid is one column.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TileGrid {
+    /// The x of the first column's left edge, in canvas units.
+    pub origin: f64,
+    /// A column's width, in canvas units (0: one column).
+    pub width: f64,
+    /// The first and last columns shown (from time 0).
+    pub first: i64,
+    pub last: i64,
+}
+
+/// Columns out of the view shared by one tile.
+pub const COARSE_COLUMNS: i64 = 16;
+
+impl TileGrid {
+    /// The columns of a view.
+    pub fn of(vp: &crate::ui::geometry::Viewport) -> TileGrid {
+        let (range, px) = (vp.span_millis(), vp.width_px);
+        let target = range / 6.0;
+        if !(target.is_finite() && target >= 1.0 && px.is_finite() && px > 0.0) {
+            return TileGrid::default();
+        }
+        // The largest power of two not over the target (doubling: no `log2` in the bundle).
+        let mut span = 1.0f64;
+        while span * 2.0 <= target {
+            span *= 2.0;
+        }
+        let column = |t: f64| (t / span).floor();
+        let (first, last) = (column(vp.start_millis), column(vp.end_millis));
+        if !(first.is_finite() && last.is_finite() && (last - first) < 64.0) {
+            return TileGrid::default();
+        }
+        let origin = (first * span - vp.start_millis) / range * px;
+        TileGrid { origin, width: span / range * px, first: first as i64, last: last as i64 }
+    }
+
+    /// The tile column of `x`: a column near the view (even keys), or a run of
+    /// [`COARSE_COLUMNS`] further out (odd keys).
+    pub fn column(&self, x: f64) -> i64 {
+        if !(self.width > 0.0 && x.is_finite()) {
+            return 0;
+        }
+        // Scene x's are within ±1e6 (`clamp_px`): far from overflowing.
+        let c = self.first + ((x - self.origin) / self.width).floor().clamp(-1e12, 1e12) as i64;
+        if (self.first - 1..=self.last + 1).contains(&c) { c * 2 } else { c.div_euclid(COARSE_COLUMNS) * 2 + 1 }
+    }
+
+    /// Tile column `key`'s left edge and width, in canvas units (the default grid's one column:
+    /// `canvas` wide).
+    pub fn area(&self, key: i64, canvas: f64) -> (f64, f64) {
+        if self.width.is_nan() || self.width <= 0.0 {
+            return (0.0, canvas);
+        }
+        let (first, columns) =
+            if key.rem_euclid(2) == 0 { (key / 2, 1) } else { ((key - 1) / 2 * COARSE_COLUMNS, COARSE_COLUMNS) };
+        (self.origin + (first - self.first) as f64 * self.width, columns as f64 * self.width)
+    }
 }
 
 /// Where element `index`'s marble is in `groups`: (group, position in it). A scene's groups are
@@ -294,10 +364,12 @@ pub fn find_marble(groups: &[MarbleGroup], index: usize) -> Option<(usize, usize
     None
 }
 
-/// The windows of one lane.
+/// The windows of one lane (with the SVG backend, those of one lane in one tile column).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WindowGroup {
     pub lane: usize,
+    /// The tile column of its windows' starts ([`TileGrid::column`]; 0 with the canvas backend).
+    pub column: i64,
     pub items: Items<WindowItem>,
 }
 
@@ -481,6 +553,8 @@ pub struct Scene {
     /// State TTL expiries of a keyed process function.
     pub expiries: Rc<[ExpiryItem]>,
     pub marbles: Vec<MarbleGroup>,
+    /// The SVG backend's tile columns, that the window and marble groups were cut by.
+    pub grid: TileGrid,
     /// With the SVG backend, the marble of an element dragged while its run is out
     /// (`SceneInput::drag_moved`): out of `marbles`, drawn in an overlay `<svg>` of its own, so
     /// that a pointer move repaints that small drawing and not the whole scene.

@@ -4,6 +4,7 @@
 //! elements go to the Canvas 2D backend (`bulk.rs`), which draws the same items in bulk, with the
 //! focused, selected or dragged object in a DOM overlay.
 
+use std::ops::Range;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -20,7 +21,7 @@ use super::two_d::two_d;
 use super::watermark::{drag_label, watermark};
 use super::windows::windows;
 use crate::ui::scene::layout::dims;
-use crate::ui::scene::{LaneItem, Scene};
+use crate::ui::scene::{ExpiryItem, Items, LaneItem, MarbleGroup, Scene, TimerItem, TvfRowItem, WindowGroup};
 
 /// A way to draw a scene.
 pub trait SceneBackend {
@@ -77,52 +78,218 @@ const LANE_FILL: &str = "#fafbfd";
 const LANE_FILL_ALT: &str = "#f5f7fb";
 const LANE_EDGE: &str = "#e6e9ef";
 
-/// The layers in draw order; the memoised groups inside (marbles, a lane's windows, timer glyphs)
-/// redraw only what changed.
+/// The key lanes' windows, timers and marbles are drawn in tiles, an `<svg>` each: up to
+/// `MAX_LANE_RUNS` runs of consecutive lanes, each cut into the columns of the scene's
+/// [`TileGrid`]. Chromium paints an `<svg>` again as a whole when anything in it changes (an
+/// SVG's shapes are not paint layers; its root is). With everything in one, a rest mid-drag at
+/// 2,000 elements painted all ≈ 15,000 nodes again for the few that changed: in the dragged
+/// element's lane, or, where the drag moves the watermark, near it in every lane. Measured on
+/// static copies of the bench's scene, that second change (two marbles and a window a lane), with
+/// the CPU slowed 1.5×: one `<svg>`: Paint 14-26 ms, Layerize 9-14, PrePaint 4-8, Commit 1-6; an
+/// `<svg>` per lane: Paint 22-27; per lane and 4 columns: Paint 6.7, Layerize 5; per lane and 8
+/// columns (188 `<svg>`s): Paint 4-6, Layerize 5-6, PrePaint 1.5, Commit 1; 16 columns no better.
+/// More runs would be paint layers to walk for little (lanes of a few elements): many keys share one.
+const MAX_LANE_RUNS: usize = 32;
+
+/// The key lanes' runs: consecutive lanes, at most [`MAX_LANE_RUNS`] runs of equal length (the
+/// last shorter).
+fn lane_runs(lanes: usize) -> Vec<Range<usize>> {
+    let per = lanes.div_ceil(MAX_LANE_RUNS).max(1);
+    (0..lanes).step_by(per).map(|a| a..(a + per).min(lanes)).collect()
+}
+
+/// The lane whose box holds `y` (lanes are in order of `y`, apart).
+fn lane_at(lanes: &[LaneItem], y: f64) -> Option<usize> {
+    let i = lanes.partition_point(|l| l.y <= y).checked_sub(1)?;
+    (y < lanes[i].y + lanes[i].height).then_some(i)
+}
+
+/// A tile: (lane run, column).
+type TileKey = (usize, i64);
+
+/// What one tile draws.
+#[derive(Default)]
+struct TileParts {
+    windows: Vec<WindowGroup>,
+    marbles: Vec<MarbleGroup>,
+    timers: Vec<TimerItem>,
+    expiries: Vec<ExpiryItem>,
+    tvf: Vec<TvfRowItem>,
+}
+
+/// The key lanes' items by tile, in draw order (by run, then column), and those in no lane (drawn
+/// on top). Tiles with nothing are left out.
+fn tiles(s: &Scene, runs: &[Range<usize>]) -> (Vec<(TileKey, TileParts)>, TileParts) {
+    let mut run_of = vec![0; s.lanes.len()];
+    for (r, run) in runs.iter().enumerate() {
+        run_of[run.clone()].fill(r);
+    }
+    let grid = &s.grid;
+    // The columns in use, in order: a tile's place is (run, the column's place among them).
+    let mut columns: Vec<i64> = (s.windows.iter().map(|g| g.column))
+        .chain(s.marbles.iter().map(|g| g.column))
+        .chain(s.timers.iter().map(|t| grid.column(t.x)))
+        .chain(s.expiries.iter().map(|e| grid.column(e.x)))
+        .chain(s.tvf_rows.iter().map(|r| grid.column(r.x)))
+        .collect();
+    columns.sort_unstable();
+    columns.dedup();
+    let n = columns.len();
+    let mut parts: Vec<TileParts> = (0..runs.len() * n).map(|_| TileParts::default()).collect();
+    let mut top = TileParts::default();
+    let slot = |lane: Option<usize>, column: i64| {
+        let run = *run_of.get(lane?)?;
+        Some(run * n + columns.binary_search(&column).ok()?)
+    };
+    for g in &s.windows {
+        if let Some(t) = slot(Some(g.lane), g.column) {
+            parts[t].windows.push(g.clone());
+        }
+    }
+    for g in &s.marbles {
+        if let Some(t) = slot(Some(g.lane), g.column) {
+            parts[t].marbles.push(g.clone());
+        }
+    }
+    for t in s.timers.iter() {
+        match slot(lane_at(&s.lanes, t.y), grid.column(t.x)) {
+            Some(k) => parts[k].timers.push(t.clone()),
+            None => top.timers.push(t.clone()),
+        }
+    }
+    for e in s.expiries.iter() {
+        match slot(lane_at(&s.lanes, e.y), grid.column(e.x)) {
+            Some(k) => parts[k].expiries.push(e.clone()),
+            None => top.expiries.push(e.clone()),
+        }
+    }
+    for r in s.tvf_rows.iter() {
+        match slot(lane_at(&s.lanes, r.y), grid.column(r.x)) {
+            Some(k) => parts[k].tvf.push(r.clone()),
+            None => top.tvf.push(r.clone()),
+        }
+    }
+    let drawn = parts.into_iter().enumerate().filter(|(_, p)| {
+        !(p.windows.is_empty()
+            && p.marbles.is_empty()
+            && p.timers.is_empty()
+            && p.expiries.is_empty()
+            && p.tvf.is_empty())
+    });
+    (drawn.map(|(t, p)| ((t / n.max(1), columns[t % n.max(1)]), p)).collect(), top)
+}
+
+/// A tile's part of the scene, in canvas units, and the scale to CSS px.
+#[derive(Clone, Copy, PartialEq)]
+struct TileArea {
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
+    scale: f64,
+}
+
+#[derive(Properties, PartialEq)]
+struct TileProps {
+    area: TileArea,
+    windows: Vec<WindowGroup>,
+    marbles: Vec<MarbleGroup>,
+    timers: Items<TimerItem>,
+    expiries: Rc<[ExpiryItem]>,
+    tvf: Rc<[TvfRowItem]>,
+    elements: usize,
+}
+
+/// One tile's `<svg>`: a component, so that a scene whose tile is the same (most of them, at a
+/// rest mid-drag) makes none of its nodes again.
+#[component]
+fn Tile(p: &TileProps) -> Html {
+    let TileArea { left, top, width, height, scale } = p.area;
+    html! {
+        <svg class="layer lanes" role="none" width={px(width * scale)} height={px(height * scale)}
+             viewBox={format!("{} {} {} {}", px(left), px(top), px(width), px(height))}
+             style={format!("left:{}px;top:{}px", px(left * scale), px(top * scale))}>
+            { windows(&p.windows) }
+            if !p.timers.is_empty() || !p.expiries.is_empty() {
+                <TimerLayer timers={p.timers.clone()} expiries={p.expiries.clone()} />
+            }
+            { tvf_rows(&p.tvf) }
+            { marbles(&p.marbles, p.elements) }
+        </svg>
+    }
+}
+
+/// The scene's drawing, in draw order: the axis, lanes and side output in one `<svg>`, the key
+/// lanes' windows, timers and marbles in tiles ([`MAX_LANE_RUNS`]), and what crosses the lanes
+/// (the watermark, effects, compare marks) in one on top. All share the scene's coordinates (a
+/// tile's `viewBox` is its part of the scene's), so the exported SVG puts their children together
+/// again (`export.rs`). The memoised groups inside (marbles, a lane's
+/// windows, timer glyphs) redraw only what changed.
 fn svg(s: &Scene) -> Html {
     let class = classes!("canvas", s.animate.then_some("animate"), s.dragging.then_some("dragging"));
-    let style = scene_style(s);
-    let (width, height) = (AttrValue::from(px(s.width * s.scale)), AttrValue::from(px(s.height * s.scale)));
+    let (w, h) = (s.width * s.scale, s.height * s.scale);
+    let style = format!("{};width:{}px;height:{}px", scene_style(s), px(w), px(h));
+    let (width, height) = (AttrValue::from(px(w)), AttrValue::from(px(h)));
     let view_box = AttrValue::from(format!("0 0 {} {}", px(s.width), px(s.height)));
+    let lanes_view = s.two_d.is_none();
+    let runs = if lanes_view { lane_runs(s.lanes.len()) } else { Vec::new() };
+    let (tiles, top) = tiles(s, &runs);
+    let layers = tiles.into_iter().map(|((run, column), parts)| {
+        let run = &runs[run];
+        let (first, last) = (&s.lanes[run.start], &s.lanes[run.end - 1]);
+        let (left, width) = s.grid.area(column, s.width);
+        let area = TileArea { left, top: first.y, width, height: last.y + last.height - first.y, scale: s.scale };
+        html! {
+            <Tile key={format!("{}:{column}", run.start)} {area} windows={parts.windows} marbles={parts.marbles} timers={Rc::new(parts.timers)}
+                  expiries={Rc::<[ExpiryItem]>::from(parts.expiries)} tvf={Rc::<[TvfRowItem]>::from(parts.tvf)} elements={s.element_count} />
+        }
+    });
     html! {
         <>
-        <svg {class} {style} data-testid="canvas" width={width.clone()} height={height.clone()} viewBox={view_box.clone()} role="application"
+        <div {class} {style} data-testid="canvas" role="application"
              aria-label="Event-time canvas: drag elements and the watermark; Tab enters, ] [ and the arrows move, ? lists the keys">
-            <defs>
-                <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
-                </pattern>
-            </defs>
-            { axis(&s.axis, s.width, s.height) }
-            if let Some(t) = &s.two_d {
-                { two_d(t, s.width) }
-                { partitions(&s.partitions, s.width) }
-            } else {
-                { lanes(&s.lanes) }
-                { partitions(&s.partitions, s.width) }
-                { side_lane(&s.side) }
-                { windows(&s.windows) }
-                <TimerLayer timers={s.timers.clone()} expiries={s.expiries.clone()} />
-                { tvf_rows(&s.tvf_rows) }
-                { marbles(&s.marbles, s.element_count) }
-                { marks(&s.marks) }
-                if s.animate {
-                    { flights(&s.flights, s.anim_seq) }
+            <svg class="layer" role="none" width={width.clone()} height={height.clone()} viewBox={view_box.clone()}>
+                <defs>
+                    <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                        <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+                    </pattern>
+                </defs>
+                { axis(&s.axis, s.width, s.height) }
+                if let Some(t) = &s.two_d {
+                    { two_d(t, s.width) }
+                    { partitions(&s.partitions, s.width) }
+                } else {
+                    { lanes(&s.lanes) }
+                    { partitions(&s.partitions, s.width) }
+                    { side_lane(&s.side) }
                 }
-            }
-            { watermark(&s.watermark) }
-            if let Some(x) = s.hint {
-                <text class="hint" x={px(x)} y={px(dims::AXIS_HEIGHT + 30.0)} text-anchor="middle">
-                    { "Before the first input item: press → or ▶ to start" }
-                </text>
-            }
-        </svg>
+            </svg>
+            { for layers }
+            <svg class="layer" role="none" width={width.clone()} height={height.clone()} viewBox={view_box.clone()}>
+                if lanes_view {
+                    if !top.timers.is_empty() || !top.expiries.is_empty() {
+                        <TimerLayer timers={Rc::new(top.timers)} expiries={Rc::<[ExpiryItem]>::from(top.expiries)} />
+                    }
+                    { tvf_rows(&top.tvf) }
+                    { marks(&s.marks) }
+                    if s.animate {
+                        { flights(&s.flights, s.anim_seq) }
+                    }
+                }
+                { watermark(&s.watermark) }
+                if let Some(x) = s.hint {
+                    <text class="hint" x={px(x)} y={px(dims::AXIS_HEIGHT + 30.0)} text-anchor="middle">
+                        { "Before the first input item: press → or ▶ to start" }
+                    </text>
+                }
+            </svg>
+        </div>
         if s.lifted.is_some() || s.drag_label.is_some() {
             // What follows the pointer in a drag: the drag label and the dragged element while its
             // run is out (`Scene::lifted`), in an `<svg>` of its own over the scene, so that a
             // pointer move repaints this and not the whole scene (about 8 ms a frame at 2,000
             // elements), and so that neither the label coming at the press nor the element lifted
-            // at the first move changes what the scene's `<svg>` draws. A drawing only: the dragged
+            // at the first move changes what the scene's `<svg>`s draw. A drawing only: the dragged
             // element's marble in the scene keeps the focus and the name.
             <svg class="canvas lifted dragging" {width} {height} viewBox={view_box} aria-hidden="true">
                 if let Some(m) = &s.lifted {
@@ -172,5 +339,78 @@ mod tests {
         // A lane thinner than two edges is all edge, never a stop out of order.
         let thin = lane_shading(&[lane(0.0, 1.0)], 1.0);
         assert!(thin.contains("#e6e9ef 0.0px 0.5px,#fafbfd 0.5px 0.5px,#e6e9ef 0.5px 1.0px"), "{thin}");
+    }
+
+    /// A 2,000-element scene over `keys` keys, of the SVG backend.
+    fn scene_of(keys: usize) -> Rc<Scene> {
+        let items: Vec<String> = (0..2000)
+            .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % keys, i * 1000 + (i * 7919) % 20000))
+            .collect();
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 30000}}, "allowed_lateness": 5000, "side_output": true,
+                "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 5000}}, "input": [{}]}}"#,
+            items.join(",")
+        );
+        let scenario = crate::engine::Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
+        let mut st = crate::ui::state::AppState::from_hash("", 1400.0);
+        st.dispatch(crate::ui::action::Action::Load { scenario: Box::new(scenario), step: None, banner: None });
+        assert_eq!(st.scene.backend, crate::ui::scene::Backend::Svg);
+        st.scene.clone()
+    }
+
+    /// The tiles hold every window, marble, timer and TVF row of the scene once, each in the tile
+    /// of its lane's run and its column; runs are consecutive lanes, at most `MAX_LANE_RUNS`.
+    #[test]
+    fn the_tiles_draw_every_item_once_where_it_is() {
+        for keys in [1, 20, 300] {
+            let s = scene_of(keys);
+            let runs = lane_runs(s.lanes.len());
+            assert!(
+                runs.len() <= MAX_LANE_RUNS && runs.len() >= s.lanes.len().min(MAX_LANE_RUNS * 9 / 10),
+                "{keys} keys"
+            );
+            assert!(runs.iter().all(|r| r.len() == runs[0].len() || r.end == s.lanes.len()), "runs of equal length");
+            assert_eq!(runs.first().map(|r| r.start), Some(0));
+            assert!(
+                runs.windows(2).all(|w| w[0].end == w[1].start) && runs.last().map(|r| r.end) == Some(s.lanes.len())
+            );
+            let (tiles, top) = tiles(&s, &runs);
+            let run_of = |lane: usize| runs.iter().position(|r| r.contains(&lane));
+            let (mut marbles, mut windows, mut timers) = (0, 0, 0);
+            for ((run, column), parts) in &tiles {
+                for g in &parts.marbles {
+                    assert_eq!((run_of(g.lane), g.column), (Some(*run), *column));
+                    marbles += g.items.len();
+                }
+                for g in &parts.windows {
+                    assert_eq!((run_of(g.lane), g.column), (Some(*run), *column));
+                    windows += g.items.len();
+                }
+                for t in &parts.timers {
+                    assert_eq!((lane_at(&s.lanes, t.y).and_then(run_of), s.grid.column(t.x)), (Some(*run), *column));
+                }
+                timers += parts.timers.len();
+            }
+            assert_eq!(marbles, 2000, "{keys} keys");
+            assert_eq!(windows, s.windows.iter().map(|g| g.items.len()).sum::<usize>());
+            assert!(windows > 0 && !s.timers.is_empty());
+            assert_eq!(timers + top.timers.len(), s.timers.len());
+            assert!(top.timers.is_empty(), "every timer is in a lane");
+            // 6-13 columns shown: a tile per run and column that has anything.
+            assert!(tiles.len() >= runs.len() * 6 && tiles.len() <= runs.len() * 15, "{} tiles", tiles.len());
+        }
+    }
+
+    /// A y between lanes or outside them is in no lane; inside one, in it.
+    #[test]
+    fn lane_at_finds_the_lane_of_a_y() {
+        let lanes = [lane(40.0, 100.0), lane(150.0, 50.0)];
+        assert_eq!(lane_at(&lanes, 39.9), None);
+        assert_eq!(lane_at(&lanes, 40.0), Some(0));
+        assert_eq!(lane_at(&lanes, 139.9), Some(0));
+        assert_eq!(lane_at(&lanes, 145.0), None);
+        assert_eq!(lane_at(&lanes, 199.0), Some(1));
+        assert_eq!(lane_at(&lanes, 200.0), None);
+        assert_eq!(lane_at(&[], 10.0), None);
     }
 }

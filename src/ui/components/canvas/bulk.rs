@@ -225,7 +225,7 @@ fn overlay(s: &Scene) -> Overlay {
             .iter()
             .filter_map(|g| {
                 let items: Vec<WindowItem> = g.items.iter().filter(|w| on(&w.id)).cloned().collect();
-                (!items.is_empty()).then(|| WindowGroup { lane: g.lane, items: Rc::new(items) })
+                (!items.is_empty()).then(|| WindowGroup { lane: g.lane, column: g.column, items: Rc::new(items) })
             })
             .collect()
     } else {
@@ -266,7 +266,7 @@ fn overlay(s: &Scene) -> Overlay {
         timers: Rc::new(timers),
         side: SideLane { y: s.side.y, enabled: s.side.enabled, groups: side_groups },
         // One group of marbles from any lane: not in a scene's order, so not for `find_marble`.
-        marbles: vec![MarbleGroup { key: Rc::from("overlay"), lane: 0, items: Rc::new(chosen) }],
+        marbles: vec![MarbleGroup { key: Rc::from("overlay"), lane: 0, column: 0, items: Rc::new(chosen) }],
     }
 }
 
@@ -369,6 +369,8 @@ fn draw(ctx: &CanvasRenderingContext2d, s: &Scene, rows: (f64, f64), mut boxes: 
         windows,
         timers,
         marbles,
+        // The SVG backend's tiles.
+        grid: _,
         // The SVG backend's alone: this backend's overlay carries the dragged element.
         lifted: _,
         // Animations are for small scenes: large ones step without them.

@@ -158,19 +158,27 @@ pub fn Canvas(props: &CanvasProps) -> Html {
             ObjectId::WatermarkItem(_) => ObjectId::Watermark,
             other => other,
         });
-        // A node made anew while it has the focus (a marble whose group is rebuilt unkeyed)
-        // gives the focus to the page: it follows the selection here again. (A dragged marble
-        // keeps its node: the copy that follows the pointer is a drawing, `Scene::lifted`.)
+        // A node made anew while it has the focus (a marble whose group is rebuilt unkeyed, or
+        // moved to another tile of the SVG backend: an element moved by the keys into the next
+        // tile column) gives the focus to the page: with a new scene it follows the selection
+        // here again, if the canvas had it. (A dragged marble keeps its node: the copy that
+        // follows the pointer is a drawing, `Scene::lifted`.)
         let lifted = s.scene.lifted.as_ref().map(|m| m.index);
-        let last_seq = use_mut_ref(|| 0_u64);
-        use_effect_with((s.focus.seq, lifted), move |(seq, _)| {
-            let asked = std::mem::replace(&mut *last_seq.borrow_mut(), *seq) != *seq;
+        let drawn = Rc::as_ptr(&s.scene) as usize;
+        let inside = s.focus.inside;
+        let last = use_mut_ref(|| (0_u64, None::<usize>));
+        use_effect_with((s.focus.seq, lifted, drawn), move |(seq, lifted, _)| {
+            let (asked, lift) = {
+                let (last_seq, last_lifted) = std::mem::replace(&mut *last.borrow_mut(), (*seq, *lifted));
+                (last_seq != *seq, last_lifted != *lifted)
+            };
             let lost = || {
                 let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
                 active.is_none_or(|a| a.tag_name() == "BODY")
             };
-            if *seq > 0
-                && (asked || lost())
+            // (Whether a key or a click asked, or Tab brought the focus in: `inside`.)
+            if (*seq > 0 || inside)
+                && (asked || ((lift || inside) && lost()))
                 && let Some(id) = target
                 && let Some(host) = host.cast::<DomElement>()
                 && let Ok(Some(node)) = host.query_selector(&format!("[data-focus=\"{}\"]", focus_key(&id)))

@@ -22,8 +22,8 @@ use super::layout::{RunLayout, dims};
 use super::nav::Focusable;
 use super::{
     Axis, Backend, BandLabel, BoundItem, DragLabel, Flight, GhostItem, Items, LaneItem, MarbleGroup, MarbleItem,
-    STEP_MILLIS, Scene, SideLane, SideMarbleItem, TabStop, Tick, TimerItem, WatermarkItem, WindowGroup, WindowItem,
-    find_marble,
+    STEP_MILLIS, Scene, SideLane, SideMarbleItem, TabStop, Tick, TileGrid, TimerItem, WatermarkItem, WindowGroup,
+    WindowItem, find_marble,
 };
 
 /// Everything a scene is built from.
@@ -180,7 +180,7 @@ impl<'a> SceneInput<'a> {
             windows: if self.two_d || (self.processing_axis && self.scenario.assigner.is_event_time()) {
                 Vec::new()
             } else {
-                self.windows(entry, &names)
+                self.windows(entry, &names, backend)
             },
             timers: if self.two_d { Rc::default() } else { self.timers(entry, &names) },
             expiries: if self.two_d || self.shown.process_function.is_none() {
@@ -190,6 +190,7 @@ impl<'a> SceneInput<'a> {
                 Rc::from(super::process::expiries(self.run, self.layout, &vp, step, self.processing_axis))
             },
             marbles,
+            grid: if backend == Backend::Svg { TileGrid::of(&vp) } else { TileGrid::default() },
             lifted: None,
             flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
             watermark: self.watermark(height, entry),
@@ -297,7 +298,7 @@ impl<'a> SceneInput<'a> {
         }
     }
 
-    fn windows(&self, entry: Option<ObjectId>, names: &Names) -> Vec<WindowGroup> {
+    fn windows(&self, entry: Option<ObjectId>, names: &Names, backend: Backend) -> Vec<WindowGroup> {
         let vp = &self.viewport;
         let view = &self.fold.view;
         let lateness = self.scenario.lateness();
@@ -310,7 +311,9 @@ impl<'a> SceneInput<'a> {
                 *n += 1;
             }
         }
-        let mut groups: BTreeMap<usize, Vec<WindowItem>> = BTreeMap::new();
+        // With the SVG backend, a group per lane and tile column (`TileGrid`).
+        let grid = if backend == Backend::Svg { TileGrid::of(vp) } else { TileGrid::default() };
+        let mut groups: BTreeMap<(usize, i64), Vec<WindowItem>> = BTreeMap::new();
         for (wi, w) in view.windows.iter().enumerate() {
             let Some(lane) = self.layout.lane_of_key(w.key) else { continue };
             let merged = matches!(w.state, WindowState::Merged { .. });
@@ -359,31 +362,35 @@ impl<'a> SceneInput<'a> {
             let id = ObjectId::Window { key: w.key, window: w.window };
             let lane_ix = self.layout.lane_of_run_key.get(w.key as usize).copied().unwrap_or(0);
             let room = per_lane.get(lane_ix).copied().unwrap_or(0);
-            groups.entry(lane_ix).or_insert_with(|| Vec::with_capacity(room)).push(WindowItem {
-                id,
-                key_name: names.key(w.key),
-                bounds,
-                state: w.state.label(),
-                live: w.state.is_live(),
-                merged,
-                count: w.contents.len(),
-                firings: w.firings,
-                label,
-                x0,
-                width,
-                y: lane.row_y(row),
-                height: lane.row_height() - 4.0,
-                hatch_px,
-                lateness,
-                fill: (fill * 1000.0).round() / 1000.0,
-                merging,
-                born: self.delay(born),
-                pulse: self.delay(fired),
-                emptying: self.delay(emptied),
-                tab: self.tab(id, entry),
-            });
+            let column = grid.column(x0);
+            groups
+                .entry((lane_ix, column))
+                .or_insert_with(|| Vec::with_capacity(if grid.width > 0.0 { 0 } else { room }))
+                .push(WindowItem {
+                    id,
+                    key_name: names.key(w.key),
+                    bounds,
+                    state: w.state.label(),
+                    live: w.state.is_live(),
+                    merged,
+                    count: w.contents.len(),
+                    firings: w.firings,
+                    label,
+                    x0,
+                    width,
+                    y: lane.row_y(row),
+                    height: lane.row_height() - 4.0,
+                    hatch_px,
+                    lateness,
+                    fill: (fill * 1000.0).round() / 1000.0,
+                    merging,
+                    born: self.delay(born),
+                    pulse: self.delay(fired),
+                    emptying: self.delay(emptied),
+                    tab: self.tab(id, entry),
+                });
         }
-        groups.into_iter().map(|(lane, items)| WindowGroup { lane, items: Rc::new(items) }).collect()
+        groups.into_iter().map(|((lane, column), items)| WindowGroup { lane, column, items: Rc::new(items) }).collect()
     }
 
     fn timers(&self, entry: Option<ObjectId>, names: &Names) -> Items<TimerItem> {
@@ -473,8 +480,17 @@ impl<'a> SceneInput<'a> {
             level[k] = l;
         }
         let labelled = self.room_for_ids(&placed, &order, &level);
-        // Groups of up to GROUP_SIZE input items per lane: dragging an element redraws its group only.
-        let mut groups: BTreeMap<(usize, usize), Vec<MarbleItem>> = BTreeMap::new();
+        // Groups of up to GROUP_SIZE input items per lane: dragging an element redraws its group
+        // only. With the SVG backend each is cut where its items' tile column changes, in input
+        // order (`find_marble` searches the groups of a lane by their items' input order).
+        let grid = if Backend::for_elements(placed.len()) == Backend::Svg {
+            TileGrid::of(&self.viewport)
+        } else {
+            TileGrid::default()
+        };
+        let mut groups: BTreeMap<(usize, usize, usize), (i64, Vec<MarbleItem>)> = BTreeMap::new();
+        // Per lane: the input chunk of its last item, the chunk's part and that part's column.
+        let mut cut = vec![(usize::MAX, 0usize, 0i64); self.layout.lanes.len()];
         for ((&(i, lane_ix, x), l), label) in placed.iter().zip(level).zip(labelled) {
             let Some(InputItem::Element(e)) = self.scenario.input.get(i) else { continue };
             let Some(ordinal) = layout.elem_of_input.get(i).copied().flatten().map(|o| o as usize) else { continue };
@@ -483,7 +499,16 @@ impl<'a> SceneInput<'a> {
             let arrived = self.effect_order(|f| matches!(f, Effect::Arrived { elem } if *elem as usize == ordinal));
             let dropped = self.effect_order(|f| matches!(f, Effect::Dropped { elem } if *elem as usize == ordinal));
             let id = ObjectId::Element(i);
-            groups.entry((lane_ix, i / GROUP_SIZE)).or_default().push(MarbleItem {
+            // Of the x the marble is drawn at.
+            let column = grid.column(round1(x));
+            // Each lane's items come in input order: its chunks one after the other.
+            let Some((chunk, part, at)) = cut.get_mut(lane_ix) else { continue };
+            if *chunk != i / GROUP_SIZE {
+                (*chunk, *part, *at) = (i / GROUP_SIZE, 0, column);
+            } else if *at != column {
+                (*part, *at) = (*part + 1, column);
+            }
+            groups.entry((lane_ix, i / GROUP_SIZE, *part)).or_insert_with(|| (column, Vec::new())).1.push(MarbleItem {
                 id,
                 index: i,
                 elem_id: e.id,
@@ -505,9 +530,10 @@ impl<'a> SceneInput<'a> {
         }
         groups
             .into_iter()
-            .map(|((lane, chunk), items)| MarbleGroup {
-                key: Rc::from(format!("{lane}:{chunk}")),
+            .map(|((lane, chunk, part), (column, items))| MarbleGroup {
+                key: Rc::from(format!("{lane}:{chunk}:{part}")),
                 lane,
+                column,
                 items: Rc::new(items),
             })
             .collect()

@@ -586,3 +586,114 @@ fn a_hover_grabs_exactly_where_a_press_grabs() {
         assert!(grabbing > 10 && not > 100, "{grabbing} grabbing, {not} not ({:?})", s.backend);
     }
 }
+
+/// The SVG backend's tile columns (`TileGrid`): 6 to 12 columns of a power of two of
+/// milliseconds show, from time 0; an x in a column's area is in that column, a shown one or one
+/// beside it a tile of its own, further out a coarse run of them; a pan of less than the view, or
+/// a zoom within a power of two, leaves a time's column where it was.
+#[test]
+fn tile_columns_hold_still_under_a_pan() {
+    use crate::ui::geometry::{Viewport, px_from_millis_f64};
+    use crate::ui::scene::{COARSE_COLUMNS, TileGrid};
+    for (start, end, px) in [(0.0, 60_000.0, 1200.0), (-7_777.0, 2_000_000.0, 1550.0), (1.7e12, 1.7e12 + 3.6e6, 700.0)]
+    {
+        let vp = Viewport::new(start, end, px);
+        let g = TileGrid::of(&vp);
+        let shown = g.last - g.first + 1;
+        assert!((6..=13).contains(&shown), "{shown} columns over {vp:?}");
+        let span = g.width / px * (end - start);
+        assert_eq!(span.log2().round(), span.log2(), "a power of two of ms: {span}");
+        assert!(span <= (end - start) / 6.0 && span > (end - start) / 12.0, "{span}");
+        // Every x: in its column's area (coarse runs out of the view), fine keys even.
+        for i in -400..=400 {
+            let x = i as f64 * px / 100.0 + 0.37;
+            let key = g.column(x);
+            let (left, width) = g.area(key, px);
+            assert!(left <= x + 1e-6 && x < left + width + 1e-6, "x {x}: key {key} area {left}+{width}");
+            let c = g.first + ((x - g.origin) / g.width).floor() as i64;
+            let fine = (g.first - 1..=g.last + 1).contains(&c);
+            assert_eq!(key.rem_euclid(2) == 0, fine, "x {x}: column {c}");
+            if !fine {
+                assert_eq!(width, COARSE_COLUMNS as f64 * g.width);
+            }
+        }
+        // A pan by a third of the view, and a zoom by 1.3 about the middle (within a power of two
+        // or not): a time shown in both views keeps its column, unless the zoom changed the span.
+        let third = (end - start) / 3.0;
+        let mid = (start + end) / 2.0;
+        for moved in [
+            Viewport::new(start + third, end + third, px),
+            Viewport::new(start - third, end - third, px),
+            Viewport::new(mid - (mid - start) / 1.3, mid + (end - mid) / 1.3, px),
+        ] {
+            let h = TileGrid::of(&moved);
+            let same_span = (h.width / px * (moved.end_millis - moved.start_millis) - span).abs() < 1e-6;
+            for k in 0..100 {
+                let t = moved.start_millis.max(start)
+                    + (k as f64 + 0.5) / 100.0 * (end.min(moved.end_millis) - moved.start_millis.max(start));
+                let (a, b) = (g.column(px_from_millis_f64(&vp, t)), h.column(px_from_millis_f64(&moved, t)));
+                if same_span {
+                    assert_eq!(a, b, "time {t} moved from column {a} to {b}");
+                }
+            }
+        }
+    }
+    // No view to cut (a width of nothing, a span of nothing): one column, the canvas's.
+    let none = TileGrid::default();
+    assert_eq!((none.column(123.0), none.area(0, 900.0)), (0, (0.0, 900.0)));
+}
+
+/// A scene for the SVG backend cuts its marble and window groups by tile column: every item lies
+/// in its group's column, the groups stay in (lane, input order) order, and a group of the same
+/// lane and input chunk is cut only where the column changes. The canvas backend's are not cut.
+#[test]
+fn svg_scenes_cut_their_groups_by_tile_column() {
+    for assigner in [
+        r#"{"kind": "tumbling", "size": 60000}"#,
+        r#"{"kind": "sliding", "size": 60000, "slide": 20000}"#,
+        r#"{"kind": "session", "gap": 900}"#,
+    ] {
+        for n in [1500, 2400] {
+            let items: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"id": {i}, "key": "k{}", "ts": {}}}"#, i % 17, i * 300 + (i * 7919) % 20_000))
+                .collect();
+            let json = format!(
+                r#"{{"assigner": {assigner}, "side_output": true, "watermarks": {{"kind": "bounded_out_of_orderness", "bound": 3000}}, "input": [{}]}}"#,
+                items.join(",")
+            );
+            let mut st = state(&json);
+            // Zoomed in too: items out of the view go to coarse columns.
+            for zoom in [false, true] {
+                if zoom {
+                    st.dispatch(Action::View(crate::ui::action::ViewAction::ZoomAt { px: 500.0, factor: 4.0 }));
+                    st.dispatch(Action::View(crate::ui::action::ViewAction::Settle));
+                }
+                let s = &st.scene;
+                let g = s.grid;
+                if n > 2000 {
+                    assert_eq!(s.backend, Backend::Canvas);
+                    assert_eq!(g, crate::ui::scene::TileGrid::default());
+                    assert!(s.marbles.iter().all(|m| m.column == 0) && s.windows.iter().all(|w| w.column == 0));
+                    continue;
+                }
+                assert!(g.width > 0.0, "{assigner}: a grid");
+                let columns: std::collections::BTreeSet<i64> = s.marbles.iter().map(|m| m.column).collect();
+                assert!(columns.len() >= 6, "{assigner} zoom {zoom}: {columns:?}");
+                for m in &s.marbles {
+                    assert!(m.items.iter().all(|i| g.column(i.x) == m.column), "{assigner}: group {}", m.key);
+                }
+                for w in &s.windows {
+                    assert!(w.items.iter().all(|i| g.column(i.x0) == w.column), "{assigner}: lane {}", w.lane);
+                }
+                // Cut only where the column changes: two groups of a lane and input chunk in a row
+                // are in different columns.
+                for pair in s.marbles.windows(2) {
+                    let chunk = |m: &crate::ui::scene::MarbleGroup| (m.lane, m.items[0].index / 64);
+                    if chunk(&pair[0]) == chunk(&pair[1]) {
+                        assert_ne!(pair[0].column, pair[1].column, "{assigner}: {} {}", pair[0].key, pair[1].key);
+                    }
+                }
+            }
+        }
+    }
+}
