@@ -163,9 +163,13 @@ fn deflate_level(len: usize) -> u8 {
 }
 
 /// Scenarios whose JSON is guessed longer than this have their `z` text made by a [`ZJob`], in
-/// slices, rather than at once: at 100,000 elements (4.8 MB of JSON) writing and compressing it was
-/// one task of 55-65 ms in the page after every commit (a drop), for the autosave.
-pub const SLICED_Z_ABOVE: usize = FASTEST_DEFLATE_ABOVE;
+/// slices, each a task of its own after the change's, rather than at once in it: at 100,000
+/// elements (4.8 MB of JSON) writing and compressing it was one task of 55-65 ms in the page after
+/// every commit (a drop), for the autosave; at 2,000 (≈ 90 KB, level 9) ≈ 9 ms of the drop's own
+/// task, and the address bar's write after it 4 ms more (a CPU profile of the drop after a rest,
+/// whose task was then 40-70 ms with the CPU slowed 1.5×). Below, the text is made at once (a
+/// course's scenarios: their link is there as soon as the change is).
+pub const SLICED_Z_ABOVE: usize = 32 * 1024;
 
 /// JSON compressed per [`ZJob::advance`]: ≈ 3 ms of level-2 DEFLATE in the page.
 pub const Z_SLICE_BYTES: usize = 512 * 1024;
@@ -409,10 +413,10 @@ mod tests {
     /// done, so the link after it is made at once; a job whose scenario is gone makes nothing.
     #[test]
     fn a_z_text_made_in_slices_is_the_one_made_at_once() {
-        for n in [10, 8_000, 24_000] {
+        for n in [10, 500, 2_000, 24_000] {
             let s = stream(n);
             let whole = z_text_of(&s);
-            assert_eq!(z_at_hand(&s), n < 24_000, "{n} elements: sliced only above {SLICED_Z_ABOVE} bytes");
+            assert_eq!(z_at_hand(&s), n <= 500, "{n} elements: sliced only above {SLICED_Z_ABOVE} bytes");
             for slice in [1, 4093, Z_SLICE_BYTES, usize::MAX] {
                 if slice == 1 && n > 10 {
                     continue;
