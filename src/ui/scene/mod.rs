@@ -270,10 +270,11 @@ pub struct MarbleGroup {
 /// power of two of milliseconds long, from time 0, the largest not over a sixth of the view: so 6
 /// to 12 columns show, and a pan or a small zoom leaves every item in its column (a column that
 /// moved with the view would move items from tile to tile, their nodes made again, at every step
-/// of a pan). The columns shown and one on each side are a tile's each; further out, where a zoom
-/// puts most items, [`COARSE_COLUMNS`] columns share one. So that the backend need not cut them
-/// at every render, a scene for it makes each marble and window group lie in one column. The
-/// default grid is one column.
+/// of a pan). The columns shown and one on each side are a tile's each; what is further left or
+/// right, where a zoom puts most items, is one tile's a side ([`FAR_LEFT`], [`FAR_RIGHT`]: a tile
+/// per column there was up to 1,500 `<svg>`s at 2,000 elements zoomed in). So that the backend
+/// need not cut them at every render, a scene for it makes each marble and window group lie in
+/// one column. The default grid is one column.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TileGrid {
     /// The x of the first column's left edge, in canvas units.
@@ -285,8 +286,10 @@ pub struct TileGrid {
     pub last: i64,
 }
 
-/// Columns out of the view shared by one tile.
-pub const COARSE_COLUMNS: i64 = 16;
+/// The tile column of what is left of the columns near the view, and of what is right of them
+/// (in draw order: first and last).
+pub const FAR_LEFT: i64 = i64::MIN;
+pub const FAR_RIGHT: i64 = i64::MAX;
 
 impl TileGrid {
     /// The columns of a view.
@@ -310,26 +313,28 @@ impl TileGrid {
         TileGrid { origin, width: span / range * px, first: first as i64, last: last as i64 }
     }
 
-    /// The tile column of `x`: a column near the view (even keys), or a run of
-    /// [`COARSE_COLUMNS`] further out (odd keys).
+    /// The tile column of `x`: a column near the view (from time 0), or [`FAR_LEFT`] or
+    /// [`FAR_RIGHT`] further out.
     pub fn column(&self, x: f64) -> i64 {
         if !(self.width > 0.0 && x.is_finite()) {
             return 0;
         }
         // Scene x's are within ±1e6 (`clamp_px`): far from overflowing.
         let c = self.first + ((x - self.origin) / self.width).floor().clamp(-1e12, 1e12) as i64;
-        if (self.first - 1..=self.last + 1).contains(&c) { c * 2 } else { c.div_euclid(COARSE_COLUMNS) * 2 + 1 }
+        match c {
+            c if c < self.first - 1 => FAR_LEFT,
+            c if c > self.last + 1 => FAR_RIGHT,
+            c => c,
+        }
     }
 
-    /// Tile column `key`'s left edge and width, in canvas units (the default grid's one column:
-    /// `canvas` wide).
-    pub fn area(&self, key: i64, canvas: f64) -> (f64, f64) {
-        if self.width.is_nan() || self.width <= 0.0 {
+    /// Tile column `column`'s left edge and width, in canvas units (the default grid's one
+    /// column, and the far ones: the canvas, `canvas` wide; what they draw past it is clipped).
+    pub fn area(&self, column: i64, canvas: f64) -> (f64, f64) {
+        if self.width.is_nan() || self.width <= 0.0 || column == FAR_LEFT || column == FAR_RIGHT {
             return (0.0, canvas);
         }
-        let (first, columns) =
-            if key.rem_euclid(2) == 0 { (key / 2, 1) } else { ((key - 1) / 2 * COARSE_COLUMNS, COARSE_COLUMNS) };
-        (self.origin + (first - self.first) as f64 * self.width, columns as f64 * self.width)
+        (self.origin + (column - self.first) as f64 * self.width, self.width)
     }
 }
 

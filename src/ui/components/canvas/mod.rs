@@ -151,6 +151,8 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         }
     };
 
+    // The canvas node that last took the focus.
+    let focused = use_mut_ref(|| None::<web_sys::Node>);
     // The DOM focus follows the selection when the reducer asks (a key, a click on an object).
     {
         let host = host.clone();
@@ -164,9 +166,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         // here again, if the canvas had it. (A dragged marble keeps its node: the copy that
         // follows the pointer is a drawing, `Scene::lifted`.)
         let lifted = s.scene.lifted.as_ref().map(|m| m.index);
-        let drawn = Rc::as_ptr(&s.scene) as usize;
+        let drawn = s.scene.generation;
         let inside = s.focus.inside;
         let last = use_mut_ref(|| (0_u64, None::<usize>));
+        let focused = focused.clone();
         use_effect_with((s.focus.seq, lifted, drawn), move |(seq, lifted, _)| {
             let (asked, lift) = {
                 let (last_seq, last_lifted) = std::mem::replace(&mut *last.borrow_mut(), (*seq, *lifted));
@@ -176,15 +179,22 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
                 active.is_none_or(|a| a.tag_name() == "BODY")
             };
+            // Our render took the focus away: the canvas node that had it is gone from the page
+            // (a click elsewhere leaves it there, and the focus where the user put it).
+            let ours = inside && focused.borrow().as_ref().is_some_and(|n: &web_sys::Node| !n.is_connected());
             // (Whether a key or a click asked, or Tab brought the focus in: `inside`.)
             if (*seq > 0 || inside)
-                && (asked || ((lift || inside) && lost()))
+                && (asked || ((lift || ours) && lost()))
                 && let Some(id) = target
                 && let Some(host) = host.cast::<DomElement>()
                 && let Ok(Some(node)) = host.query_selector(&format!("[data-focus=\"{}\"]", focus_key(&id)))
                 && let Ok(node) = node.dyn_into::<web_sys::SvgElement>()
             {
                 let _ = node.focus();
+            } else if ours {
+                // Nothing to give it back to (the selection has no node now): it stays with the
+                // page, and no later scene takes it back.
+                *focused.borrow_mut() = None;
             }
         });
     }
@@ -421,8 +431,9 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         })
     };
     let onfocusin = {
-        let state = state.clone();
+        let (state, focused) = (state.clone(), focused.clone());
         Callback::from(move |e: FocusEvent| {
+            *focused.borrow_mut() = e.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
             let id = e
                 .target()
                 .and_then(|t| t.dyn_into::<DomElement>().ok())
