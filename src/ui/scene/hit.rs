@@ -8,7 +8,7 @@ use crate::engine::time::TimeWindow;
 use crate::ui::action::ObjectId;
 
 use super::layout::dims;
-use super::{Backend, MarbleItem, Scene};
+use super::{Backend, MarbleItem, Scene, TimerItem};
 
 /// What is under the pointer.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,15 +50,37 @@ impl Scene {
                 return Hit::Object(m.id);
             }
         }
-        let marbles = self.marble_items().chain(self.two_d.iter().flat_map(|t| t.dots.iter()));
-        // The last drawn is on top.
-        if let Some(m) = marbles.rev().find(|m| (m.x - x).hypot(m.y - y) <= marble_r) {
+        // The last drawn is on top. The SVG backend draws the lanes by tile column
+        // (`TileGrid`), then in the scene's order: where marbles overlap across a column's edge,
+        // the right column's is on top. (The canvas backend's groups are all of column 0.)
+        let within = |m: &&MarbleItem| (m.x - x).hypot(m.y - y) <= marble_r;
+        if let Some(m) = self.lifted.as_ref().filter(|m| within(m)) {
+            return Hit::Object(m.id);
+        }
+        let in_groups = self.marbles.iter().rev().flat_map(|g| g.items.iter().rev().map(move |m| (g.column, m)));
+        let mut top = None::<(i64, &MarbleItem)>;
+        for (column, m) in in_groups.filter(|(_, m)| !m.origin && within(m)) {
+            if top.is_none_or(|(c, _)| column > c) {
+                top = Some((column, m));
+            }
+            if self.grid.width <= 0.0 {
+                break;
+            }
+        }
+        if let Some((_, m)) = top {
+            return Hit::Object(m.id);
+        }
+        if let Some(m) = self.two_d.iter().flat_map(|t| t.dots.iter()).rev().find(within) {
             return Hit::Object(m.id);
         }
         if self.two_d.is_none() {
-            if let Some(t) =
-                self.timers.iter().rev().find(|t| (t.x - x).abs() <= TIMER_HALF && (t.y - y).abs() <= TIMER_HALF)
-            {
+            let on = |t: &&TimerItem| (t.x - x).abs() <= TIMER_HALF && (t.y - y).abs() <= TIMER_HALF;
+            let top = self.timers.iter().rev().filter(on).fold(None::<&TimerItem>, |top, t| {
+                // As the marbles: the right column's on top.
+                let column = |t: &TimerItem| self.grid.column(t.x);
+                if top.is_none_or(|best| column(t) > column(best)) { Some(t) } else { top }
+            });
+            if let Some(t) = top {
                 return Hit::Object(t.id);
             }
             let windows = self.windows.iter().flat_map(|g| g.items.iter()).filter(|w| !w.merged);

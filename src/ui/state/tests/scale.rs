@@ -698,3 +698,27 @@ fn svg_scenes_cut_their_groups_by_tile_column() {
         }
     }
 }
+
+/// Where two marbles overlap across a tile column's edge, the right column's is drawn on top (the
+/// SVG backend draws by tile): a press between them grabs it, whichever came first in the input.
+#[test]
+fn a_press_grabs_the_marble_drawn_on_top_across_a_column_edge() {
+    for (first, second) in [(33_068, 32_468), (32_468, 33_068)] {
+        let json = format!(
+            r#"{{"assigner": {{"kind": "tumbling", "size": 60000}}, "input": [
+                {{"id": 1, "key": "A", "ts": {first}}}, {{"id": 2, "key": "A", "ts": {second}}},
+                {{"id": 3, "key": "B", "ts": 0}}, {{"id": 4, "key": "B", "ts": 100000}}]}}"#
+        );
+        let st = state(&json);
+        let (a, b) = (marble(&st, 0), marble(&st, 1));
+        let column = |m: &crate::ui::scene::MarbleItem| st.scene.grid.column(m.x);
+        assert_ne!(column(&a), column(&b), "the two straddle a column's edge: {} {}", a.x, b.x);
+        let right = if a.x > b.x { &a } else { &b };
+        let (x, y) = ((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+        assert!(
+            (a.x - x).hypot(a.y - y) <= crate::ui::scene::MARBLE_HIT_R
+                && (b.x - x).hypot(b.y - y) <= crate::ui::scene::MARBLE_HIT_R
+        );
+        assert_eq!(st.scene.hit(x, y), Hit::Object(right.id), "{first} then {second}");
+    }
+}
