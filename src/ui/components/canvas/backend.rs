@@ -120,9 +120,10 @@ struct TileParts {
 /// The key lanes' items by tile, in draw order (by run, then column), and those in no lane (drawn
 /// on top). Tiles with nothing are left out.
 fn tiles(s: &Scene, runs: &[Range<usize>]) -> (Vec<(TileKey, TileParts)>, TileParts) {
-    let mut run_of = vec![0; s.lanes.len()];
+    // (No run: the 2-D view, whose items are not the lanes'; they all go on top.)
+    let mut run_of = vec![None; s.lanes.len()];
     for (r, run) in runs.iter().enumerate() {
-        run_of[run.clone()].fill(r);
+        run_of[run.clone()].fill(Some(r));
     }
     let grid = &s.grid;
     // The columns in use, in order: a tile's place is (run, the column's place among them).
@@ -138,7 +139,7 @@ fn tiles(s: &Scene, runs: &[Range<usize>]) -> (Vec<(TileKey, TileParts)>, TilePa
     let mut parts: Vec<TileParts> = (0..runs.len() * n).map(|_| TileParts::default()).collect();
     let mut top = TileParts::default();
     let slot = |lane: Option<usize>, column: i64| {
-        let run = *run_of.get(lane?)?;
+        let run = (*run_of.get(lane?)?)?;
         Some(run * n + columns.binary_search(&column).ok()?)
     };
     for g in &s.windows {
