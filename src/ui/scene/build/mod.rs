@@ -190,7 +190,7 @@ impl<'a> SceneInput<'a> {
                 Rc::from(super::process::expiries(self.run, self.layout, &vp, step, self.processing_axis))
             },
             marbles,
-            grid: if backend == Backend::Svg { TileGrid::of(&vp) } else { TileGrid::default() },
+            grid: self.tile_grid(backend),
             lifted: None,
             flights: if self.two_d || !self.animate { Rc::from([]) } else { self.flights() },
             watermark: self.watermark(height, entry),
@@ -298,6 +298,12 @@ impl<'a> SceneInput<'a> {
         }
     }
 
+    /// The tile columns the scene's groups are cut by: the SVG backend's (`TileGrid`), none for
+    /// the canvas backend's.
+    fn tile_grid(&self, backend: Backend) -> TileGrid {
+        if backend == Backend::Svg { TileGrid::of(&self.viewport) } else { TileGrid::default() }
+    }
+
     fn windows(&self, entry: Option<ObjectId>, names: &Names, backend: Backend) -> Vec<WindowGroup> {
         let vp = &self.viewport;
         let view = &self.fold.view;
@@ -312,7 +318,7 @@ impl<'a> SceneInput<'a> {
             }
         }
         // With the SVG backend, a group per lane and tile column (`TileGrid`).
-        let grid = if backend == Backend::Svg { TileGrid::of(vp) } else { TileGrid::default() };
+        let grid = self.tile_grid(backend);
         let mut groups: BTreeMap<(usize, i64), Vec<WindowItem>> = BTreeMap::new();
         for (wi, w) in view.windows.iter().enumerate() {
             let Some(lane) = self.layout.lane_of_key(w.key) else { continue };
@@ -483,11 +489,7 @@ impl<'a> SceneInput<'a> {
         // Groups of up to GROUP_SIZE input items per lane: dragging an element redraws its group
         // only. With the SVG backend each is cut where its items' tile column changes, in input
         // order (`find_marble` searches the groups of a lane by their items' input order).
-        let grid = if Backend::for_elements(placed.len()) == Backend::Svg {
-            TileGrid::of(&self.viewport)
-        } else {
-            TileGrid::default()
-        };
+        let grid = self.tile_grid(Backend::for_elements(placed.len()));
         let mut groups: BTreeMap<(usize, usize, usize), (i64, Vec<MarbleItem>)> = BTreeMap::new();
         // Per lane: the input chunk of its last item, the chunk's part and that part's column.
         let mut cut = vec![(usize::MAX, 0usize, 0i64); self.layout.lanes.len()];
