@@ -435,12 +435,26 @@ test('1,000 elements on SVG: the dragged marble follows the pointer while its ru
   assert.equal(await focused(), `element-origin:${id}`, 'and the focus stays');
   assert.ok(!(await firedWith()).includes(id), `the window at ${start0} fires without element ${id} now`);
 
-  // The drop is not a move: its run is installed without a rest.
+  // The drop is not a move: its run is installed without a rest. It runs where the moves ran,
+  // in the worker: the release's own task only places the copy at the dropped (snapped) time,
+  // and the scene's <svg>s are left as they are until the answer is installed (in stages, each a
+  // task of its own: timers, which the paused clock holds back).
+  const tookBefore = await worker.evaluate(() => self.__took);
   await page.mouse.up();
-  await page.clock.runFor(17);
-  await untilPaused(page, 'the run of the drop', statusOf, (v) => v.state === 'done' && v.revision !== rested.revision);
+  await untilPaused(page, 'the answer of the drop posted', () => worker.evaluate(() => [self.__took, self.__posted]), ([took, posted]) => took > tookBefore && took === posted);
+  const released = await statusOf();
+  assert.equal(released.state, 'running', 'the drop\'s answer is installed in stages');
+  const placed = await marbleTs();
+  assert.ok(placed % 1000 === 0 && Math.abs(placed - ts1) <= 5000, `the copy at the dropped time ${placed}, snapped from ${ts1}`);
+  assert.deepEqual(await whereDrawn(), { count: 1, lifted: true, inCanvas: false, origins: 1, originTs: ts1, originInCanvas: true, copyFocusable: false },
+    'the copy placed, the scene as the rest left it');
+  // (The clock moves on between reads: the answer's message may come after the first.)
+  const installed = await until(page, 'the run of the drop', statusOf, (v) => v.state === 'done' && v.revision !== rested.revision,
+    8000, (p) => p.clock.runFor(17));
+  assert.equal(installed.runner, 'worker', 'the drop ran where its moves did');
   await page.clock.resume();
   const dropped = await marbleTs();
+  assert.equal(dropped, placed, 'the run placed it where the drop did');
   assert.deepEqual(await whereDrawn(), { count: 1, lifted: false, inCanvas: true, origins: 0, originTs: null, originInCanvas: false, copyFocusable: true },
     'back in the scene alone after the drop');
   assert.equal(await page.evaluate(() => document.querySelectorAll('svg.lifted').length), 0);

@@ -304,17 +304,30 @@ struct Queued {
     revision: u64,
     slot: RunSlot,
     gesture: bool,
+    release: bool,
     scenario: Weak<Scenario>,
 }
 
 impl Queued {
     fn of(r: &RunRequest) -> Queued {
-        Queued { revision: r.revision, slot: r.slot, gesture: r.gesture, scenario: Rc::downgrade(&r.scenario) }
+        Queued {
+            revision: r.revision,
+            slot: r.slot,
+            gesture: r.gesture,
+            release: r.release,
+            scenario: Rc::downgrade(&r.scenario),
+        }
     }
 
     fn request(&self) -> Option<RunRequest> {
         let scenario = self.scenario.upgrade()?;
-        Some(RunRequest { revision: self.revision, slot: self.slot, scenario, gesture: self.gesture })
+        Some(RunRequest {
+            revision: self.revision,
+            slot: self.slot,
+            scenario,
+            gesture: self.gesture,
+            release: self.release,
+        })
     }
 }
 
@@ -460,6 +473,7 @@ mod tests {
             slot: RunSlot::Compare,
             scenario: Rc::new(scenario),
             gesture: false,
+            release: false,
         });
         let Some(RunFinished { revision, slot, result: Ok(run) }) = answer else { panic!("no run") };
         assert_eq!((revision, slot), (7, RunSlot::Compare), "the answer names the request's revision and slot");
@@ -485,7 +499,7 @@ mod tests {
     }
 
     fn request(revision: u64, slot: RunSlot, ts: i64) -> RunRequest {
-        RunRequest { revision, slot, scenario: scenario(ts), gesture: false }
+        RunRequest { revision, slot, scenario: scenario(ts), gesture: false, release: false }
     }
 
     /// What the worker answers, decoded by the page: the request's revision and slot, and the run
@@ -588,7 +602,13 @@ mod tests {
             r#"{{"assigner": {{"kind": "sliding", "size": 3000, "slide": 1000}}, "allowed_lateness": 500, "input": [{input}]}}"#
         );
         let scenario = Rc::new(Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}")));
-        let ask = |revision| RunRequest { revision, slot: RunSlot::Main, scenario: scenario.clone(), gesture: false };
+        let ask = |revision| RunRequest {
+            revision,
+            slot: RunSlot::Main,
+            scenario: scenario.clone(),
+            gesture: false,
+            release: false,
+        };
         let mut q = WorkQueue::default();
         let posted = q.submit(ask(1), 0.0).unwrap_or_else(|| panic!("posted"));
         let bytes = answer(&encode_request(&posted));
@@ -665,7 +685,8 @@ mod tests {
         let mut q = WorkQueue::default();
         let first = q.submit(request(1, RunSlot::Main, 1), 0.0).unwrap_or_else(|| panic!("posted"));
         let mut doc = make_scenario(5);
-        let waiting = RunRequest { revision: 2, slot: RunSlot::Main, scenario: doc.clone(), gesture: true };
+        let waiting =
+            RunRequest { revision: 2, slot: RunSlot::Main, scenario: doc.clone(), gesture: true, release: false };
         assert!(q.submit(waiting, 0.0).is_none());
         assert_eq!(Rc::strong_count(&doc), 1);
         let input = doc.input.as_ptr();
@@ -678,12 +699,20 @@ mod tests {
         assert!(next.is_none() && !q.busy(), "{next:?}");
         // Still there: it is posted, and a cancel hands back only what can still run.
         let doc = make_scenario(6);
-        let posted =
-            q.submit(RunRequest { revision: 3, slot: RunSlot::Main, scenario: doc.clone(), gesture: false }, 0.0);
+        let posted = q.submit(
+            RunRequest { revision: 3, slot: RunSlot::Main, scenario: doc.clone(), gesture: false, release: false },
+            0.0,
+        );
         assert!(posted.is_some());
         assert!(
             q.submit(
-                RunRequest { revision: 4, slot: RunSlot::Compare, scenario: make_scenario(7), gesture: false },
+                RunRequest {
+                    revision: 4,
+                    slot: RunSlot::Compare,
+                    scenario: make_scenario(7),
+                    gesture: false,
+                    release: false
+                },
                 0.0
             )
             .is_none()
@@ -747,7 +776,7 @@ mod tests {
             items.join(",")
         );
         let scenario = Scenario::from_json_str(&json).unwrap_or_else(|e| panic!("{e}"));
-        RunRequest { revision, slot: RunSlot::Main, scenario: Rc::new(scenario), gesture: true }
+        RunRequest { revision, slot: RunSlot::Main, scenario: Rc::new(scenario), gesture: true, release: false }
     }
 
     /// The request with element `index`'s timestamp set to `ts`.
@@ -756,7 +785,7 @@ mod tests {
         if let Some(InputItem::Element(e)) = s.input.get_mut(index) {
             e.ts = ts;
         }
-        RunRequest { revision, slot: r.slot, scenario: Rc::new(s), gesture: true }
+        RunRequest { revision, slot: r.slot, scenario: Rc::new(s), gesture: true, release: false }
     }
 
     /// A drag's moves go to the worker as patches of the scenario it last had, and each answer is

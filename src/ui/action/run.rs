@@ -24,6 +24,9 @@ pub struct RunRequest {
     /// A pointer move of an element's drag: the worker runner holds its answer until the pointer
     /// rests (`runner::REST_MS`), since the next move makes it stale.
     pub gesture: bool,
+    /// The release of such a drag: the worker runner sends it where the drag's moves went
+    /// (`worker_runner::runs_here`), and it is answered as soon as it is done.
+    pub release: bool,
 }
 
 /// A runner's answer. `Err`: the runner itself failed (a worker died); a job that Flink fails is

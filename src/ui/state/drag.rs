@@ -184,6 +184,9 @@ impl AppState {
         let unit = self.view.snap_unit();
         let Some(drag) = self.drag.take() else { return };
         let mut c = self.doc.candidate();
+        // The release of a drag whose moves were gestures (see `drag_move`) goes where they went.
+        let release =
+            matches!(drag, Drag::Element { arrival: false, .. }) && !self.chrome.two_d && self.compare.is_none();
         match drag {
             Drag::Element { index, arrival, .. } => {
                 if let Some(InputItem::Element(e)) = c.input.get_mut(index) {
@@ -219,6 +222,8 @@ impl AppState {
                 return;
             }
         }
-        self.commit(c, Refuse::Never);
+        let mut request = self.doc.commit(c, Refuse::Never);
+        request.release = release;
+        self.request(request);
     }
 }

@@ -132,7 +132,13 @@ impl Doc {
         self.revision += 1;
         self.requested = self.revision;
         self.proposal = None;
-        RunRequest { revision: self.revision, slot: self.slot, scenario: self.scenario.clone(), gesture: false }
+        RunRequest {
+            revision: self.revision,
+            slot: self.slot,
+            scenario: self.scenario.clone(),
+            gesture: false,
+            release: false,
+        }
     }
 
     /// An edit becomes part of the document: a new revision, a commit, and its run.
@@ -144,7 +150,13 @@ impl Doc {
                 self.revision += 1;
                 self.requested = self.revision;
                 self.proposal = Some(Proposal { revision: self.revision, candidate: candidate.clone(), field });
-                RunRequest { revision: self.revision, slot: self.slot, scenario: candidate, gesture: false }
+                RunRequest {
+                    revision: self.revision,
+                    slot: self.slot,
+                    scenario: candidate,
+                    gesture: false,
+                    release: false,
+                }
             }
         }
     }

@@ -704,20 +704,26 @@ impl<'a> SceneInput<'a> {
     }
 
     /// The scene at the drop of element `index`, dragged along event time, while the drop's run
-    /// is still out (a worker's run; the canvas backend): `old` (the last move's scene) with the
-    /// marble at its dropped, snapped time and the drag over (no label), in the same generation,
-    /// so that the bulk drawing is not drawn again, as during the moves. The run's answer builds
-    /// the scene in full; a full build here as well cost 120 ms of the release at 100,000
-    /// elements. `None` (build in full) for anything else.
+    /// is still out (a worker's run): `old` (the last move's scene) with the marble at its
+    /// dropped, snapped time and the drag over (no label), in the same generation. On the canvas
+    /// backend the marble moves in the overlay and the bulk drawing is not drawn again, as during
+    /// the moves (a full build here as well cost 120 ms of the release at 100,000 elements); on
+    /// the SVG backend the copy lifted at the press moves and stays drawn apart until the answer,
+    /// so that the scene's `<svg>`s change nothing. The run's answer builds the scene in full.
+    /// `None` (build in full) for anything else.
     pub fn dropped(&self, old: &Scene, index: usize) -> Option<Scene> {
-        if self.drag.is_some() || old.backend != Backend::Canvas || !old.dragging || self.two_d || self.processing_axis
-        {
+        if self.drag.is_some() || !old.dragging || self.two_d || self.processing_axis {
             return None;
         }
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
         let mut scene = old.clone();
         let x = round1(self.item_x(index, e.ts));
-        place_in_groups(&mut scene.marbles, index, |m| place_marble(m, e.ts, e.value, x))?;
+        let place = |m: &mut MarbleItem| place_marble(m, e.ts, e.value, x);
+        match &mut scene.lifted {
+            Some(m) if old.backend == Backend::Svg && m.index == index => place(m),
+            _ if old.backend == Backend::Svg => return None,
+            _ => place_in_groups(&mut scene.marbles, index, place)?,
+        }
         scene.dragging = false;
         scene.drag_label = None;
         Some(scene)

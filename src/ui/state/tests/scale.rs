@@ -305,11 +305,32 @@ fn svg_moves_waiting_for_their_run_move_only_the_marble_and_are_gestures() {
     st.dispatch(end());
     let drop = later.requests();
     assert_eq!(drop.len(), 4, "three moves and the drop");
-    assert!(drop.last().is_some_and(|r| !r.gesture), "the drop is answered at once");
-    assert!(st.scene.lifted.is_none(), "the drop puts it back in its group");
-    assert_eq!(origin(&st).map(|o| o.origin), Some(false));
+    assert!(drop.last().is_some_and(|r| !r.gesture && r.release), "the drop is a release, answered when done");
+    assert!(moves.iter().all(|r| !r.release));
+    // While its run is out the scene is the last move's: the copy at the dropped, snapped time,
+    // the drag over, the groups the build's (nothing the scene's `<svg>`s draw changes).
+    let dropped = m.ts + 3000;
+    let snapped = crate::ui::geometry::snap(dropped, st.view.snap_unit());
+    assert_eq!(st.scene.generation, built, "the drop's scene is patched, not rebuilt");
+    assert_eq!(st.scene.lifted.as_ref().map(|m| (m.index, m.ts)), Some((3, snapped)));
+    assert!(!st.scene.dragging && st.scene.drag_label.is_none());
+    assert!(st.scene.marbles.iter().zip(&groups).all(|(a, b)| Rc::ptr_eq(&a.items, &b.items)));
+    assert_eq!(origin(&st).map(|o| o.origin), Some(true));
+    // The copy is where a full build of the same moment puts the marble.
+    let (patched, full) = patched_and_full(&mut st);
+    let copy = patched.lifted.clone().unwrap_or_else(|| panic!("the copy"));
+    let placed = full.marble_items().find(|m| m.index == 3).cloned().unwrap_or_else(|| panic!("the marble"));
+    assert_eq!((copy.ts, copy.x, copy.value), (placed.ts, placed.x, placed.value));
+    assert!(full.lifted.is_none(), "a build with no drag lifts nothing");
+    assert_eq!(
+        (&patched.windows, &patched.timers, &patched.watermark, &patched.entry),
+        (&full.windows, &full.timers, &full.watermark, &full.entry)
+    );
+    st.scene = Rc::new(patched);
     later.answer_all(&mut st);
     assert_ne!(st.scene.generation, built, "the answer builds in full");
+    assert!(st.scene.lifted.is_none(), "the answer puts it back in its group");
+    assert_eq!(origin(&st).map(|o| (o.origin, o.ts)), Some((false, snapped)));
     st.dispatch(start(DragStart::Watermark, st.scene.watermark.x, 0.0));
     st.dispatch(to(st.scene.watermark.x + 40.0, 200_000.0));
     let wm = later.requests();
