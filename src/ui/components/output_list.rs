@@ -86,12 +86,15 @@ struct OutputRowsProps {
     values: ValueFormat,
 }
 
-/// Lists longer than this are virtualised: only the rows in (and near) the visible part exist.
+/// Lists longer than these are virtualised: only the rows in (and near) the visible part exist.
 /// Every row in the DOM is laid out, painted and, when a run changes it, rendered again: a rest
 /// mid-drag at 2,000 elements that moved the watermark changed 80 window results and 190 late
-/// elements, and the list's share of its frame (layout ≈ 20 ms, paint ≈ 8 ms with the CPU slowed
-/// 1.5×) was most of what took it over 50 ms.
-const VIRTUAL_ABOVE: usize = 100;
+/// elements, and the lists' share of its frame (layout ≈ 20 ms, paint ≈ 8 ms with the CPU slowed
+/// 1.5×) was most of what took it over 50 ms. A virtual row is one line: a late element's row is
+/// one line anyway, so its list is virtual from 100 rows; a window result's full row has its value,
+/// ids and watermark on the lines under it, so its list stays whole up to 300.
+const RESULTS_VIRTUAL_ABOVE: usize = 300;
+const LATES_VIRTUAL_ABOVE: usize = 100;
 /// A virtualised row's height (CSS px; `.rows.virtual > li` in the stylesheet).
 const ROW_PX: f64 = 24.0;
 /// Rows drawn above and below the visible ones.
@@ -171,12 +174,13 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
             if n_fires == 0 {
                 <p class="empty">{ "Nothing emitted yet: a window fires when the watermark passes its end − 1." }</p>
             }
-            <Rows testid="output-rows" class="rows" total={n_rows} row={fire_row} />
+            <Rows testid="output-rows" class="rows" total={n_rows} row={fire_row} virtual_above={RESULTS_VIRTUAL_ABOVE} />
             <h3>{ format!("Late side output ({n_lates})") }</h3>
             if !p.side_output {
                 <p class="empty">{ "Side output is off: late elements are dropped." }</p>
             }
-            <Rows testid="side-output-rows" class="rows side-rows" total={n_lates} row={late_row} />
+            <Rows testid="side-output-rows" class="rows side-rows" total={n_lates} row={late_row}
+                virtual_above={LATES_VIRTUAL_ABOVE} />
         </div>
     }
 }
@@ -360,15 +364,35 @@ struct RowsProps {
     total: usize,
     /// The row at a position of the list.
     row: Callback<usize, Html>,
+    /// Virtualised above this many rows.
+    virtual_above: usize,
 }
 
-/// A list of rows with `data-rows` (the total). Over [`VIRTUAL_ABOVE`] rows it is virtualised: a
+/// The first row a virtual list draws (with [`OVERSCAN`] rows above the visible ones), scrolled
+/// `top` px down a list of `total`: never so far down that fewer rows than the box holds are left to
+/// draw (a scroll offset read before the list shrank).
+fn first_drawn(top: f64, total: usize) -> usize {
+    ((top / ROW_PX) as usize).saturating_sub(OVERSCAN).min(total.saturating_sub(VISIBLE + OVERSCAN))
+}
+
+/// A list of rows with `data-rows` (the total). Over `virtual_above` rows it is virtualised: a
 /// scrolling box of the full height, with only the rows near its visible part in the DOM.
 #[component]
 fn Rows(p: &RowsProps) -> Html {
     let top = use_state(|| 0.0f64);
     let total = p.total.to_string();
-    if p.total <= VIRTUAL_ABOVE {
+    let virtualised = p.total > p.virtual_above;
+    {
+        // A list that is whole again forgets its scroll offset: the next virtual box is a new
+        // one, scrolled to its top (with the old offset its rows were drawn far below its view).
+        let top = top.clone();
+        use_effect_with(virtualised, move |v| {
+            if !*v && *top != 0.0 {
+                top.set(0.0);
+            }
+        });
+    }
+    if !virtualised {
         return html! {
             <ol class={p.class} data-testid={p.testid} data-rows={total}>{ for (0..p.total).map(|n| p.row.emit(n)) }</ol>
         };
@@ -381,7 +405,7 @@ fn Rows(p: &RowsProps) -> Html {
             }
         })
     };
-    let first = ((*top / ROW_PX) as usize).saturating_sub(OVERSCAN).min(p.total);
+    let first = first_drawn(*top, p.total);
     let last = (first + VISIBLE + 2 * OVERSCAN).min(p.total);
     let style = format!("height: {}px; padding-top: {}px", p.total as f64 * ROW_PX, first as f64 * ROW_PX);
     html! {
@@ -496,6 +520,34 @@ fn FireRow(p: &FireRowProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A virtual list draws every row its 480-px box shows at any scroll offset, and no more than
+    /// 33; scrolled past its end (an offset read before the list shrank) it draws its last rows.
+    #[test]
+    fn a_virtual_list_draws_the_rows_in_view() {
+        let box_px = 480.0;
+        for total in [101, 150, 299, 301, 1_297, 100_000] {
+            let max_top = total as f64 * ROW_PX - box_px;
+            let mut top = 0.0;
+            while top <= max_top {
+                let first = first_drawn(top, total);
+                let last = (first + VISIBLE + 2 * OVERSCAN).min(total);
+                let (seen_from, seen_to) =
+                    ((top / ROW_PX) as usize, (((top + box_px) / ROW_PX).ceil() as usize).min(total));
+                assert!(
+                    first <= seen_from && seen_to <= last,
+                    "{total} rows at {top}: {first}..{last} for {seen_from}..{seen_to}"
+                );
+                assert!(last - first <= 33);
+                top += 7.0;
+            }
+            for stale in [max_top + 24.0, total as f64 * ROW_PX * 10.0] {
+                let first = first_drawn(stale, total);
+                assert_eq!((first + VISIBLE + 2 * OVERSCAN).min(total), total, "{total} rows at {stale}");
+                assert!(total - first >= 20, "a box of rows: {}", total - first);
+            }
+        }
+    }
     use crate::engine::run::run;
 
     /// The digest's line as it was first written, with `write!`: the format the e2e tests compute.
