@@ -103,6 +103,9 @@ pub enum Drag {
         grab_offset_millis: f64,
         /// On the processing-time axis the drag moves the element's arrival, not its timestamp.
         arrival: bool,
+        /// The document's revision at the press: a release with no move since is a click (it
+        /// explains the element), not an edit, and changes nothing.
+        pressed_at: u64,
     },
     Watermark {
         target: WatermarkTarget,

@@ -63,7 +63,12 @@ impl AppState {
                 self.prime = Some((self.doc.revision, self.doc.scenario.clone()));
                 let arrival = self.view.on_processing_axis(&self.doc.layout);
                 let from = if arrival { self.doc.layout.arrivals.get(index).copied().unwrap_or(0) } else { ts };
-                Some(Drag::Element { index, grab_offset_millis: from as f64 - millis, arrival })
+                Some(Drag::Element {
+                    index,
+                    grab_offset_millis: from as f64 - millis,
+                    arrival,
+                    pressed_at: self.doc.revision,
+                })
             }
             DragStart::Watermark if self.view.on_processing_axis(&self.doc.layout) => {
                 self.chrome
@@ -124,7 +129,7 @@ impl AppState {
 
     fn drag_move(&mut self, px: f64, millis: f64) {
         match self.drag {
-            Some(Drag::Element { index, grab_offset_millis, arrival: true }) => {
+            Some(Drag::Element { index, grab_offset_millis, arrival: true, .. }) => {
                 let at = saturate(millis + grab_offset_millis).max(0);
                 if self.doc.element(index).is_some_and(|e| e.arrival != Some(at))
                     && let Some(e) = self.doc.element_mut(index)
@@ -134,7 +139,7 @@ impl AppState {
                     self.request(request);
                 }
             }
-            Some(Drag::Element { index, grab_offset_millis, arrival: false }) => {
+            Some(Drag::Element { index, grab_offset_millis, arrival: false, .. }) => {
                 let ts = saturate(millis + grab_offset_millis);
                 if self.doc.element(index).is_some_and(|e| e.ts != ts)
                     && let Some(e) = self.doc.element_mut(index)
@@ -142,9 +147,8 @@ impl AppState {
                     e.ts = ts;
                     let mut request = self.doc.touch();
                     // A gesture: a worker holds its answer until the pointer rests, and meanwhile
-                    // the marble follows the pointer alone (`AppState::refresh`). Not in the 2-D
-                    // view or compare mode, which build every move in full.
-                    request.gesture = !self.chrome.two_d && self.compare.is_none();
+                    // the marble follows the pointer alone (`AppState::refresh`).
+                    request.gesture = self.ts_drag_is_gesture();
                     self.request(request);
                 }
             }
@@ -170,6 +174,13 @@ impl AppState {
         }
     }
 
+    /// Whether the moves of an element dragged along event time are gestures (`RunRequest::gesture`),
+    /// and so its release goes where they went (`RunRequest::release`). Not in the 2-D view or
+    /// compare mode, which build every move in full.
+    fn ts_drag_is_gesture(&self) -> bool {
+        !self.chrome.two_d && self.compare.is_none()
+    }
+
     /// The bound follows the pointer (a live edit, like an element's timestamp).
     fn set_bound(&mut self, bound: Millis) {
         let spec = WatermarkSpec::BoundedOutOfOrderness { bound };
@@ -183,10 +194,17 @@ impl AppState {
     fn drag_end(&mut self) {
         let unit = self.view.snap_unit();
         let Some(drag) = self.drag.take() else { return };
+        if let Drag::Element { pressed_at, .. } = drag
+            && pressed_at == self.doc.revision
+        {
+            // A click: no move changed the element (each does, `drag_move`), so nothing is
+            // snapped; a release that snapped it moved an element clicked for "why?" by up to half
+            // a snap unit (5 s zoomed out at 1,500 elements) and made an undo step of it.
+            return;
+        }
         let mut c = self.doc.candidate();
-        // The release of a drag whose moves were gestures (see `drag_move`) goes where they went.
-        let release =
-            matches!(drag, Drag::Element { arrival: false, .. }) && !self.chrome.two_d && self.compare.is_none();
+        // The release of a drag whose moves were gestures goes where they went.
+        let release = matches!(drag, Drag::Element { arrival: false, .. }) && self.ts_drag_is_gesture();
         match drag {
             Drag::Element { index, arrival, .. } => {
                 if let Some(InputItem::Element(e)) = c.input.get_mut(index) {

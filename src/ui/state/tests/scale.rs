@@ -743,3 +743,32 @@ fn a_press_grabs_the_marble_drawn_on_top_across_a_column_edge() {
         assert_eq!(st.scene.hit(x, y), Hit::Object(right.id), "{first} then {second}");
     }
 }
+
+/// A click on a marble (a press and a release with no move) explains it and edits nothing: its
+/// timestamp is not snapped to the unit (the release of a drag snaps it), no run is asked for and
+/// no undo step made. A press whose moves come back to where they started is a drag: snapped.
+#[test]
+fn a_click_on_a_marble_snaps_nothing() {
+    let (mut st, later) = later_loaded(&spread(1500));
+    let unit = st.view.snap_unit();
+    let i = (0..1500)
+        .find(|&i| ts(&st, i).is_some_and(|t| t % unit != 0))
+        .unwrap_or_else(|| panic!("an element off the unit"));
+    let m = marble(&st, i);
+    let (before, revision, commits) = (ts(&st, i), st.doc.revision, st.doc.commits);
+    st.dispatch(start(DragStart::Element(i), m.x, m.ts as f64));
+    st.dispatch(end());
+    assert_eq!(ts(&st, i), before, "not snapped");
+    assert_eq!((st.doc.revision, st.doc.commits), (revision, commits), "no edit");
+    assert!(later.requests().is_empty(), "no run");
+    assert!(st.drag.is_none() && st.scene.lifted.is_none() && !st.scene.dragging, "the drag is over: {:?}", st.drag);
+    assert_eq!(st.selection, Some(ObjectId::Element(i)), "the clicked element is selected");
+    // There and back: a drag, snapped at its release.
+    st.dispatch(start(DragStart::Element(i), m.x, m.ts as f64));
+    st.dispatch(to(m.x + 30.0, (m.ts + 40_000) as f64));
+    st.dispatch(to(m.x, m.ts as f64));
+    st.dispatch(end());
+    later.answer_all(&mut st);
+    assert_eq!(ts(&st, i), before.map(|t| crate::ui::geometry::snap(t, unit)));
+    assert_eq!(st.doc.commits, commits + 1);
+}
