@@ -386,7 +386,15 @@ impl AppState {
         match self.doc.finish_with(answer, layout, self.kept_rows()) {
             Finished::Stale => {}
             Finished::Failed(e) => self.chrome.banners.push(format!("The engine run failed: {e}")),
-            Finished::Refused { field, message } => self.config.refuse(field, message, &self.doc.scenario),
+            Finished::Refused { field, message } => {
+                self.config.refuse(field, message, &self.doc.scenario);
+                // The candidate was asked for while another run was out (a drop's, in a worker):
+                // that answer is stale now, and the run on show is not the scenario's. Ask again.
+                if !Rc::ptr_eq(&self.doc.scenario, &self.doc.shown_scenario) {
+                    let request = self.doc.touch();
+                    self.request(request);
+                }
+            }
             Finished::Installed { .. } => {
                 self.step_on_show = None;
                 let steps = self.steps();

@@ -155,6 +155,33 @@ fn a_refused_proposal_read_late_leaves_the_run_on_show_as_it_was() {
     assert_eq!(drawn(&st.scene), drawn(&scene));
 }
 
+/// A configuration candidate refused while a drop's run was out (its answer stale by then): the
+/// run of the scenario with the drop is asked for again, so the run on show is the scenario's.
+#[test]
+fn a_refusal_after_a_drop_asks_for_the_drops_run_again() {
+    let (mut st, later) = later_loaded(TUMBLING);
+    st.dispatch(Action::Config(ConfigEdit::Trigger(TriggerChoice::ContinuousEventTime)));
+    later.answer_all(&mut st);
+    let m = st.scene.marble_items().find(|m| m.index == 1).cloned().unwrap_or_else(|| panic!("marble 1"));
+    st.dispatch(start(DragStart::Element(1), m.x, m.ts as f64));
+    st.dispatch(to(m.x + 40.0, (m.ts + 20_000) as f64));
+    st.dispatch(end());
+    let dropped = st.doc.scenario.clone();
+    st.dispatch(Action::Config(ConfigEdit::Text(Field::TriggerInterval, "0".into())));
+    let answers = later.take();
+    assert_eq!(answers.len(), 3, "the move, the drop and the candidate");
+    for a in answers {
+        st.dispatch(Action::RunFinished(a));
+    }
+    let errors = st.config.errors(&st.doc.scenario);
+    assert!(errors.get(&Field::TriggerInterval).is_some_and(|e| e.contains("/ by zero")), "{errors:?}");
+    assert!(Rc::ptr_eq(&st.doc.scenario, &dropped), "the drop stays");
+    assert_eq!(st.run_status().0, "running", "its run asked for again");
+    later.answer_all(&mut st);
+    assert_eq!(st.run_status().0, "done");
+    assert!(Rc::ptr_eq(&st.doc.shown_scenario, &st.doc.scenario), "the run on show is the scenario's");
+}
+
 #[test]
 fn a_stale_arrived_answer_is_dropped_and_lets_go_of_nothing() {
     let (mut st, answer) = edited();
