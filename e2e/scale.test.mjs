@@ -520,6 +520,23 @@ test('2,000 elements on SVG: an id is drawn on a marble only where it has room, 
   await runSettled(page, before, 30000);
   const moved = page.locator(`[data-testid="element"][data-id="${lone.id}"]`);
   await until(page, 'the element pressed beside its body moved later', async () => Number(await moved.getAttribute('data-ts')), (ts) => ts > lone.ts, 30000);
+  // The mouse stays still and the view zooms in by the keys: the cursor follows what is now under
+  // it (it was read only as the mouse moved, and stayed what it had been before the press).
+  const at = [lone.x + beside + 60, lone.y];
+  const zoomedFrom = await moved.evaluate((m) => m.querySelector('.body').getBoundingClientRect().left);
+  for (let k = 0; k < 4; k++) await page.keyboard.press('+');
+  await until(page, 'the view zoomed in', () => moved.evaluate((m) => m.querySelector('.body').getBoundingClientRect().left), (x) => Math.abs(x - zoomedFrom) > 100, 10000);
+  // What a press there would grab: a marble whose body's centre is within its hit circle (14 units).
+  const expected = () => page.evaluate(([x, y, r]) => {
+    const near = [...document.querySelectorAll('[data-testid="element"] .body, [data-testid="element-origin"] .body')].some((b) => {
+      const q = b.getBoundingClientRect();
+      return Math.hypot((q.left + q.right) / 2 - x, (q.top + q.bottom) / 2 - y) <= r;
+    });
+    return near ? 'ew-resize' : 'grab';
+  }, [...at, 14 * seen.scale]);
+  const want = await expected();
+  await until(page, `the cursor after the zoom (${want})`, cursor(...at), (c) => c === want, 5000);
+  assert.equal(want, 'grab', 'the zoom took the marbles away from under the mouse (else this shows nothing)');
 });
 
 // The output lists hold only the rows near their visible part: every row in the DOM is laid out,

@@ -274,22 +274,28 @@ pub fn Canvas(props: &CanvasProps) -> Html {
     // (`marbles::HIT_RING_MAX`) the ring's own cursor says it already; above, and on the canvas
     // backend's bulk drawing, nothing else does.
     // Once a frame at most, at the last position: the host's box is measured there (a layout the
-    // frame makes anyway), not at every move.
-    let hover = {
+    // frame makes anyway), not at every move. Looked at again when the scene changes under a still
+    // mouse (a drop, a wheel's rest, a step, a run's answer): what is under it may have moved.
+    // `pointer`: the mouse's last position over the scene (client px), `None` once it left.
+    let pointer = use_mut_ref(|| None::<(f64, f64)>);
+    let recheck = {
         let (state, host, measure, origin) = (state.clone(), host.clone(), measure.clone(), origin.clone());
+        let pointer = pointer.clone();
         let over = use_mut_ref(|| false);
-        let last = use_mut_ref(|| None::<(f64, f64)>);
         let frame = use_mut_ref(|| None::<gloo::render::AnimationFrame>);
-        move |e: &PointerEvent| {
-            *last.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y())));
+        move || {
             if frame.borrow().is_some() {
                 return;
             }
             let (state, host, measure, origin) = (state.clone(), host.clone(), measure.clone(), origin.clone());
-            let (over, last, done) = (over.clone(), last.clone(), frame.clone());
+            let (over, pointer, done) = (over.clone(), pointer.clone(), frame.clone());
             *frame.borrow_mut() = Some(gloo::render::request_animation_frame(move |_| {
                 done.borrow_mut().take();
-                let Some((cx, cy)) = last.borrow_mut().take() else { return };
+                let Some((cx, cy)) = *pointer.borrow() else { return };
+                if state.get().drag.is_some() {
+                    // (A drag's cursor is its own; the release looks again.)
+                    return;
+                }
                 measure();
                 let (left, top) = *origin.borrow();
                 let (x, y) = ((cx - left) / scale, (cy - top) / scale);
@@ -305,6 +311,31 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                 }
             }));
         }
+    };
+    let hover = {
+        let (pointer, recheck) = (pointer.clone(), recheck.clone());
+        move |e: &PointerEvent| {
+            *pointer.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y())));
+            recheck();
+        }
+    };
+    {
+        let (pointer, recheck) = (pointer.clone(), recheck.clone());
+        // Any new scene, or the drawing shown moved by a gesture.
+        let shown = (Rc::as_ptr(&s.scene) as usize, preview.map(|(k, dx)| (k.to_bits(), dx.to_bits())), dragging);
+        use_effect_with(shown, move |_| {
+            if pointer.borrow().is_some() {
+                recheck();
+            }
+        });
+    }
+    let onpointerleave = {
+        let pointer = pointer.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.pointer_type() == "mouse" {
+                *pointer.borrow_mut() = None;
+            }
+        })
     };
     let onpointermove = {
         let state = state.clone();
@@ -332,6 +363,10 @@ pub fn Canvas(props: &CanvasProps) -> Html {
                     hover(&e);
                 }
                 return;
+            }
+            if e.pointer_type() == "mouse" {
+                // Where the release will be: the cursor is looked at again there.
+                *pointer.borrow_mut() = Some((f64::from(e.client_x()), f64::from(e.client_y())));
             }
             let (x, _) = local(&e);
             *pending.borrow_mut() = Some((x, millis_from_px_f64(&vp, x)));
@@ -482,7 +517,7 @@ pub fn Canvas(props: &CanvasProps) -> Html {
         <div ref={host} {class} data-testid="scene" data-backend={scene.backend.name()}
              data-elements={scene.element_count.to_string()} data-windows={scene.window_count.to_string()}
              {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
-             {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
+             {onpointerleave} {onwheel} {oncontextmenu} {ondblclick} {onfocusin} {onfocusout}>
             <div class={view_class} style={moved}>
                 if scene.backend == Backend::Canvas {
                     <CanvasBackend scene={Rc::downgrade(&scene)} />
