@@ -185,6 +185,8 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
     // scenario's run from the one before.
     const before = revision;
     const keys = new Set(scenario.input.filter((i) => i.key !== undefined).map((i) => String(i.key)));
+    const expectedFires = golden.filter((l) => l.out === 'fire').length;
+    const expectedProcess = golden.filter((l) => l.out === 'process').length;
     let s = await navigate(page, `#scenario=${b64url(Buffer.from(text, 'utf8'))}&step=end`, `${name} at the end`, (v) =>
       // The name too: a run of the scenario before (the start-up's second run, a link that took
       // late) can be newer than `before` at the same step count (seen once in a fresh clone's CI).
@@ -194,7 +196,13 @@ test('the part-two corpus: partition watermarks, idleness, the combined watermar
       // the CPU throttled 6× (CDP Emulation.setCPUThrottlingRate): one snapshot had the new rows
       // added but the first two still the old scenario's, and the next snapshot was right: a read
       // between two of Yew's render passes, not a wrong run. Rows that stay wrong still fail below.
-      [...v.fires, ...v.process].every((r) => keys.has(r.key)),
+      [...v.fires, ...v.process].every((r) => keys.has(r.key)) &&
+      // And as many as real Flink's (their contents are compared below): once, in a fresh clone's
+      // CI, a read had this scenario's name, revision, step and state with one row of the
+      // scenario before it (the same key, A), where a moment later there were five. A page that
+      // never shows Flink's count still fails: the wait gives up with what it saw last.
+      // (Window results are compared where Flink's job emitted some: a TVF's rows are not its.)
+      (expectedFires === 0 || v.fires.length === expectedFires) && v.process.length === expectedProcess,
     );
     revision = s.revision;
     checkJob(name, golden, s);
