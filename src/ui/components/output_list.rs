@@ -368,11 +368,12 @@ struct RowsProps {
     virtual_above: usize,
 }
 
-/// The first row a virtual list draws (with [`OVERSCAN`] rows above the visible ones), scrolled
-/// `top` px down a list of `total`: never so far down that fewer rows than the box holds are left to
-/// draw (a scroll offset read before the list shrank).
-fn first_drawn(top: f64, total: usize) -> usize {
-    ((top / ROW_PX) as usize).saturating_sub(OVERSCAN).min(total.saturating_sub(VISIBLE + OVERSCAN))
+/// The rows a virtual list draws (the visible ones and [`OVERSCAN`] either side), scrolled `top` px
+/// down a list of `total`: never so far down that fewer rows than the box holds are left to draw
+/// (a scroll offset read before the list shrank).
+fn drawn_rows(top: f64, total: usize) -> std::ops::Range<usize> {
+    let first = ((top / ROW_PX) as usize).saturating_sub(OVERSCAN).min(total.saturating_sub(VISIBLE + OVERSCAN));
+    first..(first + VISIBLE + 2 * OVERSCAN).min(total)
 }
 
 /// A list of rows with `data-rows` (the total). Over `virtual_above` rows it is virtualised: a
@@ -405,8 +406,7 @@ fn Rows(p: &RowsProps) -> Html {
             }
         })
     };
-    let first = first_drawn(*top, p.total);
-    let last = (first + VISIBLE + 2 * OVERSCAN).min(p.total);
+    let std::ops::Range { start: first, end: last } = drawn_rows(*top, p.total);
     let style = format!("height: {}px; padding-top: {}px", p.total as f64 * ROW_PX, first as f64 * ROW_PX);
     html! {
         <div class="virtual-rows" data-testid={p.testid} data-rows={total} data-first={first.to_string()} {onscroll}>
@@ -530,8 +530,7 @@ mod tests {
             let max_top = total as f64 * ROW_PX - box_px;
             let mut top = 0.0;
             while top <= max_top {
-                let first = first_drawn(top, total);
-                let last = (first + VISIBLE + 2 * OVERSCAN).min(total);
+                let std::ops::Range { start: first, end: last } = drawn_rows(top, total);
                 let (seen_from, seen_to) =
                     ((top / ROW_PX) as usize, (((top + box_px) / ROW_PX).ceil() as usize).min(total));
                 assert!(
@@ -542,8 +541,8 @@ mod tests {
                 top += 7.0;
             }
             for stale in [max_top + 24.0, total as f64 * ROW_PX * 10.0] {
-                let first = first_drawn(stale, total);
-                assert_eq!((first + VISIBLE + 2 * OVERSCAN).min(total), total, "{total} rows at {stale}");
+                let std::ops::Range { start: first, end: last } = drawn_rows(stale, total);
+                assert_eq!(last, total, "{total} rows at {stale}");
                 assert!(total - first >= 20, "a box of rows: {}", total - first);
             }
         }

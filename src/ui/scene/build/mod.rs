@@ -688,17 +688,8 @@ impl<'a> SceneInput<'a> {
         }
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
         let x = round1(self.item_x(index, e.ts));
-        let place = |m: &mut MarbleItem| place_marble(m, e.ts, e.value, x);
         let mut scene = old.clone();
-        if old.backend == Backend::Svg {
-            // Lifted since the press (`lift`): moved in the overlay alone.
-            match &mut scene.lifted {
-                Some(m) if m.index == index => place(m),
-                _ => return None,
-            }
-        } else {
-            place_in_groups(&mut scene.marbles, index, place)?;
-        }
+        place_dragged(&mut scene, index, |m| place_marble(m, e.ts, e.value, x))?;
         scene.drag_label = self.drag_label();
         Some(scene)
     }
@@ -718,12 +709,7 @@ impl<'a> SceneInput<'a> {
         let Some(InputItem::Element(e)) = self.scenario.input.get(index) else { return None };
         let mut scene = old.clone();
         let x = round1(self.item_x(index, e.ts));
-        let place = |m: &mut MarbleItem| place_marble(m, e.ts, e.value, x);
-        match &mut scene.lifted {
-            Some(m) if old.backend == Backend::Svg && m.index == index => place(m),
-            _ if old.backend == Backend::Svg => return None,
-            _ => place_in_groups(&mut scene.marbles, index, place)?,
-        }
+        place_dragged(&mut scene, index, |m| place_marble(m, e.ts, e.value, x))?;
         scene.dragging = false;
         scene.drag_label = None;
         Some(scene)
@@ -835,6 +821,21 @@ fn place_marble(m: &mut MarbleItem, ts: Millis, value: i64, x: f64) {
     m.ts = ts;
     m.value = value;
     m.x = x;
+}
+
+/// Places the dragged element `index` of `scene` with `place`: on the SVG backend its copy lifted
+/// since the press (`SceneInput::lift`), drawn apart, so that the scene's `<svg>`s change nothing;
+/// on the canvas backend its marble in its group, drawn in the overlay. `None` where it has none.
+fn place_dragged(scene: &mut Scene, index: usize, place: impl FnOnce(&mut MarbleItem)) -> Option<()> {
+    if scene.backend == Backend::Svg {
+        match &mut scene.lifted {
+            Some(m) if m.index == index => place(m),
+            _ => return None,
+        }
+        Some(())
+    } else {
+        place_in_groups(&mut scene.marbles, index, place)
+    }
 }
 
 /// Changes element `index`'s marble with `place`, in a copy of its group's items (the other
