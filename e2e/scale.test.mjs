@@ -547,7 +547,7 @@ test('2,000 elements: both output lists are virtual, and scrolled anywhere they 
   const out = cliRun(sc);
   const lates = out.split('\n').filter((l) => l.startsWith('{"out":"late"')).map((l) => JSON.parse(l));
   const lists = [
-    { testid: 'output-rows', row: 'output-row', want: fires(out).map((f) => `${f.key}|${f.start}|${f.end}|${f.ids.join(',')}`),
+    { testid: 'output-rows', row: 'output-row', want: fires(out).map((f) => `${f.key}|${f.start}|${f.end}|${f.ids.join(',')}`), fires: fires(out),
       got: (d) => `${d.key}|${d.start}|${d.end}|${d.ids}` },
     { testid: 'side-output-rows', row: 'side-output-row', want: lates.map((l) => `${l.id}|${l.key}|${l.ts}`), got: (d) => `${d.id}|${d.key}|${d.ts}` },
   ];
@@ -564,9 +564,21 @@ test('2,000 elements: both output lists are virtual, and scrolled anywhere they 
         const top = el.scrollTop;
         const rows = [...el.querySelectorAll(`[data-testid="${row}"]`)];
         const base = el.querySelector('ol').getBoundingClientRect().top;
+        // A part of a row is shown when its box is inside the row's (a virtual row is one line,
+        // clipped): a window result's value and watermark.
+        const inside = (r, sel) => {
+          const part = r.querySelector(sel);
+          if (!part) return null;
+          const [a, b] = [r.getBoundingClientRect(), part.getBoundingClientRect()];
+          return b.width > 0 && b.left >= a.left && b.right <= a.right + 0.5 && b.top >= a.top && b.bottom <= a.bottom + 0.5
+            ? part.textContent : `clipped: ${part.textContent}`;
+        };
         return {
           top, height: el.clientHeight,
-          rows: rows.map((r) => ({ at: Math.round((r.getBoundingClientRect().top - base) / 24), data: { ...r.dataset } })),
+          rows: rows.map((r) => ({
+            at: Math.round((r.getBoundingClientRect().top - base) / 24), data: { ...r.dataset },
+            result: inside(r, '.row-result'), wm: inside(r, '.row-wm'), title: r.title,
+          })),
         };
       }, [to, list.row]), (v) => {
         const first = Math.floor(v.top / rowPx);
@@ -577,6 +589,18 @@ test('2,000 elements: both output lists are virtual, and scrolled anywhere they 
       });
       assert.ok(seen.rows.length <= 40, `${list.testid} at ${to}: ${seen.rows.length} rows in the DOM, not ${list.want.length}`);
       for (const r of seen.rows) assert.equal(list.got(r.data), list.want[r.at], `${list.testid} row ${r.at}`);
+      if (list.testid !== 'output-rows') continue;
+      // A virtual window result is one line that still shows its value and watermark, and its
+      // title is the whole row (the narrow panel clips the elements' list first).
+      for (const r of seen.rows) {
+        const f = { ...list.fires[r.at] };
+        // The end of input's watermark, Long.MAX_VALUE (as the page writes it; JSON's number is rounded).
+        if (f.wm > 9.2e18) f.wm = 'Long.MAX';
+        assert.equal(r.result, `sum ${f.sum}`, `output-rows row ${r.at}: the value shown`);
+        assert.equal(r.wm, `wm ${f.wm}`, `output-rows row ${r.at}: the watermark shown`);
+        assert.ok(r.title.startsWith(`${f.key} [${f.start}, ${f.end}) `) && r.title.includes(`sum ${f.sum} · `) && r.title.endsWith(` · wm ${f.wm}`),
+          `output-rows row ${r.at}: the whole row in its title (${r.title})`);
+      }
     }
   }
 });

@@ -92,7 +92,8 @@ struct OutputRowsProps {
 /// elements, and the lists' share of its frame (layout ≈ 20 ms, paint ≈ 8 ms with the CPU slowed
 /// 1.5×) was most of what took it over 50 ms. A virtual row is one line: a late element's row is
 /// one line anyway, so its list is virtual from 100 rows; a window result's full row has its value,
-/// ids and watermark on the lines under it, so its list stays whole up to 300.
+/// elements and watermark on lines of their own, every element whole, so its list stays whole up
+/// to 300 (a virtual one puts them on its one line, clipping the elements' list first).
 const RESULTS_VIRTUAL_ABOVE: usize = 300;
 const LATES_VIRTUAL_ABOVE: usize = 100;
 /// A virtualised row's height (CSS px; `.rows.virtual > li` in the stylesheet).
@@ -144,10 +145,13 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
         let (from, fresh, values) = (p.from.clone(), p.fresh.clone(), p.values);
         let fires = Rc::new(fires);
         let recovery = p.recovery;
+        let one_line = n_rows > RESULTS_VIRTUAL_ABOVE;
         Callback::from(move |n: usize| {
             let s = from.0.get();
             let (run, scenario) = (&s.doc.run, &s.doc.shown_scenario);
-            fires.get(n).map_or_else(Html::default, |i| output_row(run, scenario, &fresh, values, recovery, *i))
+            fires
+                .get(n)
+                .map_or_else(Html::default, |i| output_row(run, scenario, &fresh, values, recovery, one_line, *i))
         })
     };
     let late_row = {
@@ -186,8 +190,17 @@ fn OutputRows(p: &OutputRowsProps) -> Html {
 }
 
 /// One window result (a window's firing, a TVF row or a process function's record).
-/// `recovery`: the scenario has checkpoints or crashes (`Scenario::has_recovery`).
-fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueFormat, recovery: bool, i: usize) -> Html {
+/// `recovery`: the scenario has checkpoints or crashes (`Scenario::has_recovery`); `one_line`: the
+/// row is drawn in a virtual list, on one line.
+fn output_row(
+    run: &Run,
+    scenario: &Scenario,
+    fresh: &[usize],
+    values: ValueFormat,
+    recovery: bool,
+    one_line: bool,
+    i: usize,
+) -> Html {
     let fresh = fresh.contains(&i);
     match run.outputs.get(i) {
         Some(Output::Fire(f)) => {
@@ -200,7 +213,7 @@ fn output_row(run: &Run, scenario: &Scenario, fresh: &[usize], values: ValueForm
                 <FireRow key={i} key_name={AttrValue::from(run.key_name(f.key).to_string())} window={f.window}
                     firing={f.oracle_firing()} {kind} ids={f.ids.clone()} sum={f.sum} count={f.count}
                     result={AttrValue::from(result_text(scenario, run, Some(i), values))} aggregate={f.result}
-                    list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh}
+                    list={scenario.function == WindowFunctionSpec::Process} wm={f.watermark} {fresh} {one_line}
                     duplicate_of={recovery.then(|| duplicate_of(&run.outputs, i)).flatten()} />
             }
         }
@@ -435,6 +448,9 @@ struct FireRowProps {
     fresh: bool,
     /// A recovery duplicate: the output index of the result it repeats.
     duplicate_of: Option<usize>,
+    /// Drawn on one line (a virtual list), where a narrow panel clips its end: the whole row is
+    /// its `title` too.
+    one_line: bool,
 }
 
 /// A late element's row: a component, so that a drag which changes one late element re-renders
@@ -484,8 +500,13 @@ fn FireRow(p: &FireRowProps) -> Html {
         _ => (None, None, None),
     };
     let approx_note = matches!(p.aggregate, Some(AggregateResult::Latency { approximate: true, .. }));
+    let wm = format!("wm {}", format_millis(p.wm));
+    let title = p.one_line.then(|| {
+        let window = window_text(&p.window);
+        format!("{} {window} {}: {} · {contents} · {wm}", p.key_name, p.kind, p.result)
+    });
     html! {
-        <li {class} data-testid="output-row" data-key={p.key_name.clone()}
+        <li {class} {title} data-testid="output-row" data-key={p.key_name.clone()}
             data-start={start.map(|v| v.to_string()).unwrap_or_default()}
             data-end={end.map(|v| v.to_string()).unwrap_or_default()}
             data-firing={p.firing} data-ids={ids.join(",")}
@@ -512,7 +533,7 @@ fn FireRow(p: &FireRowProps) -> Html {
                 </span>
             }
             <span class="row-ids">{ contents }</span>
-            <span class="row-wm">{ format!("wm {}", format_millis(p.wm)) }</span>
+            <span class="row-wm">{ wm }</span>
         </li>
     }
 }
