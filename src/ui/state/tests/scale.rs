@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::runs_support::later_loaded;
 use super::*;
-use crate::ui::action::ObjectId;
+use crate::ui::action::{ObjectId, ViewAction};
 use crate::ui::scene::{Backend, Hit};
 
 fn many(n: usize) -> String {
@@ -771,4 +771,54 @@ fn a_click_on_a_marble_snaps_nothing() {
     later.answer_all(&mut st);
     assert_eq!(ts(&st, i), before.map(|t| crate::ui::geometry::snap(t, unit)));
     assert_eq!(st.doc.commits, commits + 1);
+}
+
+/// In the interval between an SVG drop (1,500 elements: its run in the worker) and its answer, the
+/// scene is patched: the dragged element's copy lifted at the dropped time, the groups as the rest
+/// drew them. An undo, a cancel or the 2-D toggle in that interval leaves no copy behind: the scene
+/// is what a full build of the same moment draws, the element where the document now has it (its
+/// time before the drag for an undo and a cancel, the drop's for the toggle), and the same once
+/// the answers come.
+#[test]
+fn what_ends_a_drops_interval_leaves_no_lifted_copy() {
+    let toggle = Action::View(ViewAction::ToggleProcessingAxis);
+    let cases = [
+        ("undo", vec![Action::Undo], false),
+        ("cancel", vec![Action::CancelRun], false),
+        ("2-D", vec![toggle.clone()], true),
+        ("2-D and back", vec![toggle.clone(), toggle], true),
+    ];
+    for (name, actions, kept) in cases {
+        let (mut st, later) = later_loaded(&spread(1500));
+        let m = marble(&st, 3);
+        st.dispatch(start(DragStart::Element(3), m.x, m.ts as f64));
+        later.answer_all(&mut st);
+        st.dispatch(to(m.x + 30.0, (m.ts + 3000) as f64));
+        st.dispatch(end());
+        assert!(st.scene.lifted.is_some(), "{name}: the drop's copy, its run out");
+        let snapped = ts(&st, 3).unwrap_or_else(|| panic!("{name}: the element"));
+        assert_ne!(snapped, m.ts, "{name}: dropped elsewhere");
+        for a in actions {
+            st.dispatch(a);
+        }
+        let want = if kept { snapped } else { m.ts };
+        assert_eq!(ts(&st, 3), Some(want), "{name}: the document's time");
+        let check = |st: &mut AppState, when: &str| {
+            assert!(st.scene.lifted.is_none(), "{name}, {when}: no lifted copy");
+            let shown = st.scene.marble_items().filter(|m| m.index == 3).map(|m| (m.ts, m.origin)).collect::<Vec<_>>();
+            let (patched, full) = patched_and_full(st);
+            let built = full.marble_items().filter(|m| m.index == 3).map(|m| (m.ts, m.origin)).collect::<Vec<_>>();
+            assert_eq!(shown, built, "{name}, {when}: the element as a full build draws it");
+            assert_eq!(
+                (&patched.marbles, &patched.windows, &patched.watermark),
+                (&full.marbles, &full.windows, &full.watermark),
+                "{name}, {when}: the scene is a full build's"
+            );
+        };
+        check(&mut st, "before the answers");
+        later.answer_all(&mut st);
+        assert_eq!(st.run_status().0, "done", "{name}");
+        check(&mut st, "after the answers");
+        assert_eq!(marble(&st, 3).ts, want, "{name}: the element on show");
+    }
 }
