@@ -100,9 +100,11 @@ const LATES_VIRTUAL_ABOVE: usize = 100;
 const ROW_PX: f64 = 24.0;
 /// Rows drawn above and below the visible ones.
 const OVERSCAN: usize = 6;
-/// Rows a virtual list shows at most at once: its box is at most 480 px high (the stylesheet's
-/// `.virtual-rows`), 20 rows, and one more partly scrolled in.
-const VISIBLE: usize = 21;
+/// A virtual list's scrolling box is at most this high (CSS px; set here, beside the rows it
+/// decides, not in the stylesheet).
+const BOX_PX: f64 = 480.0;
+/// Rows a virtual list shows at most at once: its box's 20 rows, and one more partly scrolled in.
+const VISIBLE: usize = (BOX_PX / ROW_PX) as usize + 1;
 
 #[component]
 fn OutputRows(p: &OutputRowsProps) -> Html {
@@ -422,7 +424,8 @@ fn Rows(p: &RowsProps) -> Html {
     let std::ops::Range { start: first, end: last } = drawn_rows(*top, p.total);
     let style = format!("height: {}px; padding-top: {}px", p.total as f64 * ROW_PX, first as f64 * ROW_PX);
     html! {
-        <div class="virtual-rows" data-testid={p.testid} data-rows={total} data-first={first.to_string()} {onscroll}>
+        <div class="virtual-rows" style={format!("max-height: {BOX_PX}px")} data-testid={p.testid} data-rows={total}
+            data-first={first.to_string()} {onscroll}>
             <ol class={classes!(p.class, "virtual")} {style}>{ for (first..last).map(|n| p.row.emit(n)) }</ol>
         </div>
     }
@@ -542,11 +545,11 @@ fn FireRow(p: &FireRowProps) -> Html {
 mod tests {
     use super::*;
 
-    /// A virtual list draws every row its 480-px box shows at any scroll offset, and no more than
+    /// A virtual list draws every row its box ([`BOX_PX`]) shows at any scroll offset, and no more than
     /// 33; scrolled past its end (an offset read before the list shrank) it draws its last rows.
     #[test]
     fn a_virtual_list_draws_the_rows_in_view() {
-        let box_px = 480.0;
+        let box_px = BOX_PX;
         for total in [101, 150, 299, 301, 1_297, 100_000] {
             let max_top = total as f64 * ROW_PX - box_px;
             let mut top = 0.0;
