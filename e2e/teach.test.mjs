@@ -305,6 +305,57 @@ test('"why?": a click on an element, a window or a timer explains its state', as
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('"why?" explains the scenario being edited: made again after a drop and a nudge, and from before the drag while dragging', async (t) => {
+  const app = await openApp({ path: '#preset=lab-6-3&step=end' });
+  t.after(() => app.close());
+  const { page } = app;
+  const pop = page.locator('[data-testid="why-popover"]');
+  const summary = page.locator('[data-testid="why-summary"]');
+  const before = page.locator('[data-testid="why-before"]');
+  const six = page.locator('[data-testid="element"][data-id="6"]');
+  const centre = async () => {
+    const b = await six.boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  // What a fresh "why?" on element 6 says: closed, and asked again by a click.
+  const fresh = async () => {
+    await page.keyboard.press('Escape');
+    await pop.waitFor({ state: 'detached' });
+    const [x, y] = await centre();
+    await page.mouse.click(x, y);
+    await pop.waitFor();
+    return summary.textContent();
+  };
+  let [x, y] = await centre();
+  await page.mouse.click(x, y);
+  await pop.waitFor();
+  const late = await summary.textContent();
+  assert.match(late, /side output/);
+  assert.equal(await before.count(), 0, 'made of the scenario on show');
+  // Dragged later, past the watermark: while the pointer is down the popover keeps the
+  // explanation from before the drag, and says so.
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; k++) await page.mouse.move(x + 30 * k, y);
+  await before.waitFor();
+  assert.match(await before.textContent(), /before this drag/);
+  assert.equal(await summary.textContent(), late);
+  await page.mouse.up();
+  // Let go: explained again, of the dropped element, as a fresh "why?" explains it.
+  await until(page, 'the explanation made again after the drop', () => summary.textContent(), (v) => v !== late);
+  assert.equal(await before.count(), 0);
+  const dropped = await summary.textContent();
+  assert.doesNotMatch(dropped, /side output/);
+  assert.equal(await fresh(), dropped);
+  // A nudge by the arrow keys (on the focused element) with the popover open: explained again.
+  await six.focus();
+  await page.keyboard.press('ArrowLeft');
+  await until(page, 'the explanation made again after the nudge', () => summary.textContent(), (v) => v !== dropped);
+  const nudged = await summary.textContent();
+  assert.equal(await fresh(), nudged);
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('import: a broken file is reported next to the control and nothing is lost; a good one loads', async (t) => {
   const app = await openApp({ path: '#preset=lab-6-2&step=3' });
   t.after(() => app.close());
