@@ -605,6 +605,57 @@ test('2,000 elements: both output lists are virtual, and scrolled anywhere they 
   }
 });
 
+test('2,000 elements: during a drag the Sinks tab and "why?" keep the scenario from before it, and are made again at the drop', { timeout: 120000 }, async (t) => {
+  const { page } = await streamAtTheEnd(t, 2000, 'svg', async () => {});
+  const entry = page.locator('[data-testid="element"][tabindex="0"]');
+  const centre = async () => {
+    const box = await entry.boundingBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  // "why?" on the Tab entry (element 21, late), and the Sinks tab on show (a wider panel: the
+  // timeline narrows, and the entry moves).
+  let [x, y] = await centre();
+  await page.mouse.click(x, y);
+  const summary = page.locator('[data-testid="why-summary"]');
+  await summary.waitFor();
+  const before = await summary.textContent();
+  await page.locator('[data-testid="tab-sinks"]').click();
+  const host = page.locator('.sinks-host');
+  await until(page, 'the sinks drawn', () => host.locator('[data-testid="sink-append"]').count(), (n) => n === 1);
+  [x, y] = await until(page, 'the entry placed in the narrower timeline', centre, (v) => v[0] !== x);
+  // The sinks' DOM changes, counted from here.
+  await host.evaluate((el) => {
+    window.__sinkMutations = 0;
+    new MutationObserver((l) => { window.__sinkMutations += l.length; }).observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  const held = () => page.evaluate(() => ({
+    note: document.querySelectorAll('[data-testid="panel-held"]').length,
+    host: document.querySelector('.sinks-host').dataset.held,
+    why: document.querySelector('[data-testid="why-before"]')?.textContent ?? null,
+    mutations: window.__sinkMutations,
+  }));
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  // Later by ~240 s (fitted: ≈ 2 s a pixel): element 21 is no longer late.
+  for (let k = 1; k <= 12; k++) await page.mouse.move(x + 10 * k, y);
+  // Over 500 elements a drag's moves change neither the sinks nor the explanation: both say so.
+  await until(page, 'a move run', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done');
+  const during = await held();
+  assert.equal(during.host, 'true');
+  assert.equal(during.note, 1, 'the sinks say they are from before the drag');
+  assert.match(during.why ?? '', /before this drag/);
+  assert.equal(await summary.textContent(), before);
+  const mutationsDuring = (await held()).mutations;
+  // (Its own data-held, set once when the drag began, is the only change.)
+  assert.ok(mutationsDuring <= 1, `${mutationsDuring} changes to the sinks during the drag`);
+  await page.mouse.up();
+  await until(page, 'the drop shown', () => page.locator('[data-testid="run-status"]').getAttribute('data-state'), (v) => v === 'done');
+  await until(page, 'the sinks made again at the drop', held, (v) => v.host === 'false' && v.note === 0 && v.why === null && v.mutations > mutationsDuring + 10);
+  await until(page, 'the explanation made again at the drop', () => summary.textContent(), (v) => v !== before);
+  assert.match(await summary.textContent(), /^Element 21 arrived on time/);
+  assert.notEqual(await entry.getAttribute('data-ts'), '5384', 'the drop moved it');
+});
+
 test('10,000 elements on the canvas: zoomed in, the lanes draw each element with its id where it has room, as SVG does', { timeout: 120000 }, async (t) => {
   const { page } = await streamAtTheEnd(t, 10000, 'canvas', async () => {});
   // The overlay's few marbles keep their hit ring (the drag cursor wherever a press grabs them).

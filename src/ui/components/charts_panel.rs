@@ -9,12 +9,13 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::held_note;
 use crate::sinks::Downstream;
 use crate::teach::ValueFormat;
 use crate::ui::action::Mode;
 use crate::ui::charts::draw::{ChartStyle, draw_lag, draw_partitions, draw_results, draw_state};
 use crate::ui::charts::{LagChart, PartitionChart, ResultsChart, StateChart};
-use crate::ui::hooks::{AppHandle, ScenarioJson, use_element_width, use_extras, use_scenario_json};
+use crate::ui::hooks::{AppHandle, ScenarioJson, use_element_width, use_extras, use_panel_json};
 use crate::ui::state::AppState;
 
 /// The three charts' data for one run.
@@ -102,7 +103,7 @@ pub struct ChartsPanelProps {
 pub fn ChartsPanel(props: &ChartsPanelProps) -> Html {
     let s = props.state.get();
     let s: &AppState = &s;
-    let scenario = use_scenario_json(&s.doc.scenario);
+    let (scenario, held) = use_panel_json(s);
     // The partitions chart only where it has something to show (asked of the extras module).
     let extras = use_extras().and_then(Result::ok);
     let partitions =
@@ -114,7 +115,8 @@ pub fn ChartsPanel(props: &ChartsPanelProps) -> Html {
         }
     };
     html! {
-        <div class="charts" data-testid="charts">
+        <div class="charts" data-testid="charts" data-held={held.to_string()}>
+            { held_note(held) }
             { chart(ChartKind::State) }
             { chart(ChartKind::Lag) }
             { chart(ChartKind::Results) }

@@ -4,10 +4,11 @@
 
 use yew::prelude::*;
 
+use super::held_note;
 use crate::codegen::Dialect;
 use crate::ui::action::{Action, PanelAction, ShareBox, TeachAction};
 use crate::ui::export;
-use crate::ui::hooks::{AppHandle, use_extras, use_scenario_json};
+use crate::ui::hooks::{AppHandle, use_extras, use_panel_json};
 use crate::ui::state::AppState;
 
 #[derive(Properties, PartialEq)]
@@ -24,7 +25,7 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
     let s = state.get();
     let s: &AppState = &s;
     let dialect = s.teach.dialect.unwrap_or(Dialect::Java);
-    let json = use_scenario_json(&s.doc.scenario);
+    let (json, held) = use_panel_json(s);
     let extras = use_extras();
     let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
     let program = use_memo((json, dialect, ready), |(json, d, x)| x.as_ref().map(|x| x.generate(&json.0, *d)));
@@ -83,7 +84,8 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
     };
     let copied = s.teach.share.as_ref().filter(|b| b.what == "code").map(|b| b.copied);
     html! {
-        <div class="code-panel" data-testid="code-panel">
+        <div class="code-panel" data-testid="code-panel" data-held={held.to_string()}>
+            { held_note(held) }
             // The tablist holds its tabs only (ARIA: a tablist owns tabs); Copy and Save beside it.
             <div class="tabs sub-tabs">
                 <div class="tablist" role="tablist" aria-label="Language">{ tabs }</div>

@@ -41,3 +41,14 @@ mod step_log;
 mod tvf_sizes;
 mod undo_redo;
 mod why_popover;
+
+/// What a panel of the extras module shows while it is held during a large drag
+/// ([`crate::ui::hooks::use_panel_json`]): it is of the scenario before the drag.
+fn held_note(held: bool) -> yew::Html {
+    if !held {
+        return yew::Html::default();
+    }
+    yew::html! {
+        <p class="panel-held" data-testid="panel-held">{ "As it was before this drag: it is made again when you let go." }</p>
+    }
+}

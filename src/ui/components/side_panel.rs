@@ -11,7 +11,7 @@ use super::sinks_panel::SinksPanel;
 use super::sql_panel::SqlPanel;
 use super::step_log::StepLog;
 use crate::ui::action::{Action, Mode, PanelAction, Tab};
-use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_scenario_json_when};
+use crate::ui::hooks::{AppHandle, ExtrasView, use_extras_view, use_panel_json_when};
 use crate::ui::scene::fold::step_log;
 
 #[derive(Properties, PartialEq)]
@@ -47,8 +47,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         }
     };
     let outputs = s.fold.view.outputs;
-    let json = use_scenario_json_when(&s.doc.scenario, tab == Tab::Lateness);
-    let lateness = json.map(|json| ExtrasView::Lateness(json, s.teach.mode == Mode::Lecture));
+    let json = use_panel_json_when(&s, tab == Tab::Lateness);
+    let held = json.as_ref().is_some_and(|(_, held)| *held);
+    let lateness = json.map(|(json, _)| ExtrasView::Lateness(json, s.teach.mode == Mode::Lecture));
     let lateness_host = use_node_ref();
     let ready = use_extras_view(lateness_host.clone(), state.clone(), lateness);
     html! {
@@ -72,7 +73,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                         Tab::Lateness => html! {
                             <>
                                 if !ready { <p class="loading">{ "Loading the lateness report…" }</p> }
-                                <div class="lateness-host" ref={lateness_host} />
+                                { super::held_note(held) }
+                                <div class="lateness-host" ref={lateness_host} data-held={held.to_string()} />
                             </>
                         },
                     }

@@ -3,7 +3,8 @@
 
 use yew::prelude::*;
 
-use crate::ui::hooks::{AppHandle, use_extras, use_scenario_json};
+use super::held_note;
+use crate::ui::hooks::{AppHandle, use_extras, use_panel_json};
 use crate::ui::state::AppState;
 
 #[derive(Properties, PartialEq)]
@@ -19,7 +20,7 @@ pub fn SinksPanel(props: &SinksPanelProps) -> Html {
     let s = props.state.get();
     let s: &AppState = &s;
     let (step, values) = (s.play.step, s.teach.values);
-    let json = use_scenario_json(&s.doc.scenario);
+    let (json, held) = use_panel_json(s);
     let extras = use_extras();
     let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
     let host = use_node_ref();
@@ -49,7 +50,8 @@ pub fn SinksPanel(props: &SinksPanelProps) -> Html {
             if let Some(e) = error {
                 <p class="field-error" role="alert" data-testid="sinks-error">{ format!("The sinks could not be shown: {e}") }</p>
             }
-            <div class="sinks-host" ref={host} />
+            { held_note(held) }
+            <div class="sinks-host" ref={host} data-held={held.to_string()} />
         </>
     }
 }

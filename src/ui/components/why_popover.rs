@@ -12,7 +12,7 @@ use yew::prelude::*;
 use super::platform::window_size;
 use crate::ui::action::{Action, Mode, TeachAction, WhyTarget};
 use crate::ui::extras::{Explained, why_key};
-use crate::ui::hooks::{AppHandle, ScenarioJson, use_extras, use_scenario_json_when};
+use crate::ui::hooks::{AppHandle, ScenarioJson, use_extras, use_panel_json_when};
 use crate::ui::state::AppState;
 
 #[derive(Properties, PartialEq)]
@@ -27,8 +27,9 @@ pub fn WhyLayer(props: &WhyLayerProps) -> Html {
     let s = state.get();
     let s: &AppState = &s;
     let step = s.play.step;
-    let dragging = s.drag.is_some();
-    let json = use_scenario_json_when(&s.doc.scenario, !dragging);
+    let panel = use_panel_json_when(s, s.teach.why.is_some());
+    let held = panel.as_ref().is_some_and(|(_, held)| *held);
+    let json = panel.map(|(json, _)| json);
     let extras = use_extras();
     let ready = extras.as_ref().and_then(|x| x.as_ref().ok()).cloned();
     let asked = s.teach.why.map(|w| (why_key(&w.target), step, s.teach.values));
@@ -46,9 +47,9 @@ pub fn WhyLayer(props: &WhyLayerProps) -> Html {
             }
         });
     }
-    // Made of a scenario before the one on show: during a drag (and, for a moment, before the
-    // effect above has made it again).
-    let before = answer.as_ref().is_some_and(|(_, j, _)| json.as_ref() != Some(j));
+    // Made of a scenario before the one on show: during a large drag (and, for a moment, before
+    // the effect above has made it again).
+    let before = held || answer.as_ref().is_some_and(|(_, j, _)| json.as_ref() != Some(j));
     let Some(w) = s.teach.why else { return Html::default() };
     let failed = match &extras {
         Some(Err(e)) => Some(e.clone()),
@@ -97,7 +98,7 @@ pub fn WhyLayer(props: &WhyLayerProps) -> Html {
             </div>
             if before {
                 <p class="why-before" data-testid="why-before">
-                    { if dragging { "As it was before this drag: it is explained again when you let go." } else { "As it was before the last edit." } }
+                    { if held { "As it was before this drag: it is explained again when you let go." } else { "As it was before the last edit." } }
                 </p>
             }
             <p class="why-summary" data-testid="why-summary">{ ex.summary.clone() }</p>

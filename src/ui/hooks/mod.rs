@@ -10,7 +10,7 @@
 //! | [`use_frame_clock`] | while playing, every animation frame → a tick |
 //! | [`use_resize_observer`] | an element's size → a callback |
 //! | [`use_element_width`] | an element's width in CSS px, as state |
-//! | [`use_extras`], [`use_scenario_json`] | the lazily loaded second module |
+//! | [`use_extras`], [`use_panel_json`] | the lazily loaded second module |
 //! | [`use_host_api`] | a lab page's messages → actions; the step, edits, quiz answers and the height → the lab page |
 //! | [`use_sound`] | each step the playhead lands on → its sound cues (Web Audio), when sound is on |
 //! | [`use_extras_view`] | a view of it that answers back (import dialog, lateness report) → actions |
@@ -30,7 +30,7 @@ mod use_url_sync;
 mod tests;
 
 pub use use_app::{AppCell, AppDispatcher, AppHandle, location_hash, send, use_app};
-pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_scenario_json, use_scenario_json_when};
+pub use use_extras::{ScenarioJson, use_extras, use_extras_when, use_panel_json, use_panel_json_when};
 pub use use_extras_view::{ExtrasView, use_extras_view};
 pub use use_frame_clock::{in_frame, mark_frame, use_frame_clock};
 pub use use_hash_link::use_hash_link;

@@ -1,12 +1,15 @@
 //! The lazily loaded second module (`super::super::extras`) as hooks: [`use_extras`] loads it on
-//! first use and re-renders when it is there; [`use_scenario_json`] is what it is handed.
+//! first use and re-renders when it is there; [`use_panel_json`] is what it is handed.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::engine::Scenario;
+use crate::engine::scenario::InputItem;
 use crate::ui::extras::{Extras, load, loaded};
+use crate::ui::state::AppState;
+use crate::ui::worker_runner::LIVE_DRAG_MAX;
 
 /// The extras module: `None` while it loads (the first use starts loading it and re-renders when
 /// it is there), `Some(Err(_))` if it could not be loaded.
@@ -42,21 +45,39 @@ impl PartialEq for ScenarioJson {
     }
 }
 
-/// The scenario's JSON, computed once per scenario.
+/// The JSON a panel of the extras module is made from (the Sinks, Charts, Code and Lateness tabs,
+/// and "why?": each re-runs or reads the whole scenario), while `wanted`, and whether it is
+/// `held`: during a drag of more than [`LIVE_DRAG_MAX`] elements the panel keeps the scenario
+/// from before the drag and is made again when the pointer lets go. Made per pointer move, each
+/// move at 2,000 elements with the Sinks tab open was a task of 50-475 ms, and 300-570 ms at
+/// 10,000 with the Charts tab, where the drag itself has no long task. Up to that size a panel
+/// follows the drag, as the run does on the page's thread.
 #[hook]
-pub fn use_scenario_json(scenario: &Rc<Scenario>) -> ScenarioJson {
-    let json = use_memo(ScenarioRef(scenario.clone()), |s| ScenarioJson(Rc::from(s.0.to_json_string())));
-    (*json).clone()
+pub fn use_panel_json_when(state: &AppState, wanted: bool) -> Option<(ScenarioJson, bool)> {
+    let kept = use_mut_ref(|| None::<(ScenarioRef, ScenarioJson)>);
+    let mut kept = kept.borrow_mut();
+    if !wanted {
+        // Not on show: its memory goes (at 100,000 elements the JSON is ≈ 7 MB).
+        *kept = None;
+        return None;
+    }
+    let scenario = &state.doc.scenario;
+    let large = || scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).nth(LIVE_DRAG_MAX).is_some();
+    match &*kept {
+        Some((made_of, json)) if Rc::ptr_eq(&made_of.0, scenario) => Some((json.clone(), false)),
+        Some((_, json)) if state.drag.is_some() && large() => Some((json.clone(), true)),
+        _ => {
+            let json = ScenarioJson(Rc::from(scenario.to_json_string()));
+            *kept = Some((ScenarioRef(scenario.clone()), json.clone()));
+            Some((json, false))
+        }
+    }
 }
 
-/// [`use_scenario_json`] only while `wanted` (a tab that is not on show needs no JSON, and a drag
-/// makes a new scenario per pointer move).
+/// [`use_panel_json_when`] for a panel on show.
 #[hook]
-pub fn use_scenario_json_when(scenario: &Rc<Scenario>, wanted: bool) -> Option<ScenarioJson> {
-    let json = use_memo(wanted.then(|| ScenarioRef(scenario.clone())), |s| {
-        s.as_ref().map(|s| ScenarioJson(Rc::from(s.0.to_json_string())))
-    });
-    (*json).clone()
+pub fn use_panel_json(state: &AppState) -> (ScenarioJson, bool) {
+    use_panel_json_when(state, true).unwrap_or_else(|| (ScenarioJson(Rc::from("")), false))
 }
 
 #[derive(Clone)]
