@@ -69,6 +69,53 @@ fn playhead_line<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The points of a line in x order as `columns` pixel columns show them: in each column its first,
+/// lowest, highest and last point, in their order (a line through them covers the pixels the
+/// line through all of them does). At 100,000 steps plotters drew every point, ≈ 10 s of the
+/// page's thread for the Charts tab (issue 15). Lines of at most four points a column are kept.
+fn thin(points: Vec<(f64, f64)>, columns: usize) -> Vec<(f64, f64)> {
+    let (Some(&(x0, _)), Some(&(x1, _))) = (points.first(), points.last()) else { return points };
+    if columns == 0 || points.len() <= 4 * columns || x1 <= x0 {
+        return points;
+    }
+    let column = |x: f64| (((x - x0) / (x1 - x0)) * columns as f64) as usize;
+    let mut out = Vec::with_capacity(4 * columns + 4);
+    let mut start = 0;
+    while start < points.len() {
+        let c = column(points[start].0);
+        let (mut lo, mut hi, mut end) = (start, start, start);
+        while end < points.len() && column(points[end].0) == c {
+            if points[end].1 < points[lo].1 {
+                lo = end;
+            }
+            if points[end].1 > points[hi].1 {
+                hi = end;
+            }
+            end += 1;
+        }
+        let mut keep = [start, lo, hi, end - 1];
+        keep.sort_unstable();
+        for (k, &i) in keep.iter().enumerate() {
+            if k == 0 || keep[k - 1] != i {
+                out.push(points[i]);
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+/// A line's point markers: `size` where its points have room (a point per four pixel columns at
+/// most), none where they would merge into a smear.
+fn marker_size(points: usize, columns: usize, size: u32) -> u32 {
+    if points.saturating_mul(4) <= columns { size } else { 0 }
+}
+
+/// The pixel columns of a chart's plotting area.
+fn columns<DB: DrawingBackend, CT: CoordTranslate>(chart: &ChartContext<'_, DB, CT>) -> usize {
+    chart.plotting_area().dim_in_pixel().0 as usize
+}
+
 /// State per step: live windows, element copies or accumulators, pending timers.
 pub fn draw_state<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -105,7 +152,11 @@ pub fn draw_state<DB: DrawingBackend>(
         .light_line_style(RGBColor(0xee, 0xf0, 0xf4))
         .draw()
         .map_err(err)?;
-    let series = |v: &[u64]| -> Vec<(f64, f64)> { v.iter().enumerate().map(|(i, y)| (i as f64, *y as f64)).collect() };
+    let cols = columns(&chart);
+    let series = |v: &[u64]| -> Vec<(f64, f64)> {
+        thin(v.iter().enumerate().map(|(i, y)| (i as f64, *y as f64)).collect(), cols)
+    };
+    let kept_points = marker_size(data.steps + 1, cols, style.px(2.5));
     // Equal lines lie on top of each other (often: live windows = accumulators = timers), so
     // each has its own look: a wide pale band, a solid line, dashes.
     let band = OPEN.mix(0.4).stroke_width(style.px(7.0));
@@ -128,7 +179,7 @@ pub fn draw_state<DB: DrawingBackend>(
     };
     let solid = kept_color.stroke_width(style.px(2.5));
     chart
-        .draw_series(LineSeries::new(series(kept), solid).point_size(style.px(2.5)))
+        .draw_series(LineSeries::new(series(kept), solid).point_size(kept_points))
         .map_err(err)?
         .label(kept_label)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], solid));
@@ -198,8 +249,10 @@ fn stair_series<DB: DrawingBackend>(
     label: String,
 ) -> DrawResult {
     let mut label = Some(label);
+    let cols = columns(chart);
+    let point_size = marker_size(v.len(), cols, point_size);
     for run in stairs(v, &|t| axis.y(t)) {
-        let drawn = chart.draw_series(LineSeries::new(run, line).point_size(point_size)).map_err(err)?;
+        let drawn = chart.draw_series(LineSeries::new(thin(run, cols), line).point_size(point_size)).map_err(err)?;
         if let Some(l) = label.take() {
             drawn.label(l).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], line));
         }
@@ -329,6 +382,39 @@ pub fn draw_partitions<DB: DrawingBackend>(
     finish_steps_chart(area, chart, playhead, style)
 }
 
+/// A bar of the results chart where there are more windows than pixel columns.
+#[derive(Clone, Debug, PartialEq)]
+struct ColumnBar {
+    /// The first window it stands for, and how many.
+    first: usize,
+    windows: usize,
+    kind: FiringKind,
+    value: f64,
+}
+
+/// The results chart's bars where it has more windows than `columns`: windows grouped into as
+/// many runs as there are columns, and for each run and kind the largest (farthest from zero)
+/// latest result at the playhead of a window of that kind, early, main, then late (drawn in
+/// that order: late over main). A drawn bar per window (65,000 at 100,000 elements) took
+/// seconds, and the pixels showed only the largest anyway.
+fn column_bars(data: &ResultsChart, playhead: usize, columns: usize) -> Vec<ColumnBar> {
+    let per = data.windows.len().div_ceil(columns.max(1)).max(1);
+    let mut out = Vec::new();
+    for (c, windows) in data.windows.chunks(per).enumerate() {
+        for kind in [FiringKind::Early, FiringKind::Main, FiringKind::Late] {
+            let latest = windows.iter().filter_map(|(_, bars)| bars.iter().rev().find(|b| b.step < playhead));
+            let value = latest
+                .filter(|b| b.kind == kind)
+                .map(|b| b.value)
+                .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| if v.abs() > m.abs() { v } else { m })));
+            if let Some(value) = value {
+                out.push(ColumnBar { first: c * per, windows: windows.len(), kind, value });
+            }
+        }
+    }
+    out
+}
+
 /// Every result of every window up to the playhead: a window with a main and a late firing
 /// has two bars, the superseded one pale.
 pub fn draw_results<DB: DrawingBackend>(
@@ -347,6 +433,7 @@ pub fn draw_results<DB: DrawingBackend>(
     let shown = data.visible(playhead);
     let total: usize = data.windows.iter().map(|(_, b)| b.len()).sum();
     let title = format!("Results per window ({shown} of {total} emitted; column {})", data.column);
+    // (A bar per pixel column where there are more windows: said under the chart, with the playhead.)
     let mut chart = ChartBuilder::on(area)
         .caption(title, style.font(13.0))
         .margin(style.px(8.0))
@@ -383,23 +470,36 @@ pub fn draw_results<DB: DrawingBackend>(
         FiringKind::Late => LATE,
         FiringKind::Early => EARLY,
     };
-    for (i, (_, bars)) in data.windows.iter().enumerate() {
-        let k = bars.len().max(1) as f64;
-        let slot = 0.8 / k;
-        for (j, b) in bars.iter().enumerate().filter(|(_, b)| b.step < playhead) {
-            let x0 = i as f64 - 0.4 + j as f64 * slot;
-            let c = color(b.kind);
-            let fill = if b.superseded && bars.iter().skip(j + 1).any(|x| x.step < playhead) {
-                c.mix(0.35)
-            } else {
-                c.mix(1.0)
-            };
+    let cols = columns(&chart);
+    if data.windows.len() > cols {
+        for bar in column_bars(data, playhead, cols) {
+            let x0 = bar.first as f64 - 0.5;
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [(x0, 0f64.max(v0)), (x0 + slot * 0.92, b.value)],
-                    fill.filled(),
+                    [(x0, 0f64.max(v0)), (x0 + bar.windows as f64, bar.value)],
+                    color(bar.kind).filled(),
                 )))
                 .map_err(err)?;
+        }
+    } else {
+        for (i, (_, bars)) in data.windows.iter().enumerate() {
+            let k = bars.len().max(1) as f64;
+            let slot = 0.8 / k;
+            for (j, b) in bars.iter().enumerate().filter(|(_, b)| b.step < playhead) {
+                let x0 = i as f64 - 0.4 + j as f64 * slot;
+                let c = color(b.kind);
+                let fill = if b.superseded && bars.iter().skip(j + 1).any(|x| x.step < playhead) {
+                    c.mix(0.35)
+                } else {
+                    c.mix(1.0)
+                };
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x0, 0f64.max(v0)), (x0 + slot * 0.92, b.value)],
+                        fill.filled(),
+                    )))
+                    .map_err(err)?;
+            }
         }
     }
     for (kind, label) in
@@ -416,8 +516,14 @@ pub fn draw_results<DB: DrawingBackend>(
     }
     legend(&mut chart, SeriesLabelPosition::UpperRight, style)?;
     // The playhead as a caption line at the bottom left: results are per window, not per step.
+    let per = data.windows.len().div_ceil(cols.max(1));
+    let caption = if data.windows.len() > cols {
+        format!("at step {playhead}; a bar per {per} windows: the largest latest result of each kind")
+    } else {
+        format!("at step {playhead}")
+    };
     area.draw_text(
-        &format!("at step {playhead}"),
+        &caption,
         &style.font(11.0).color(&PLAYHEAD),
         (style.px(8.0) as i32, area.dim_in_pixel().1 as i32 - style.px(14.0) as i32),
     )
@@ -484,6 +590,85 @@ pub fn time_unit(span: Millis) -> Millis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A thinned line keeps, in every pixel column, the original's lowest and highest point and
+    /// its first and last (where the line enters and leaves the column), in order, and at most
+    /// four points a column; a line with room is kept whole.
+    #[test]
+    fn a_thinned_line_covers_the_columns_the_line_does() {
+        use proptest::prelude::*;
+        let lines = (1usize..3000, 1usize..400).prop_flat_map(|(n, cols)| {
+            (proptest::collection::vec(-1e6f64..1e6, n), Just(cols), 0.0f64..10.0, 0.001f64..5.0)
+        });
+        proptest!(|((ys, cols, x0, dx) in lines)| {
+            let points: Vec<(f64, f64)> = ys.iter().enumerate().map(|(i, y)| (x0 + i as f64 * dx, *y)).collect();
+            let thinned = thin(points.clone(), cols);
+            if points.len() <= 4 * cols {
+                prop_assert_eq!(&thinned, &points);
+                return Ok(());
+            }
+            prop_assert!(thinned.len() <= 4 * (cols + 1));
+            prop_assert_eq!(thinned.first(), points.first());
+            prop_assert_eq!(thinned.last(), points.last());
+            // In order, and a subsequence of the original.
+            let mut at = points.iter();
+            for p in &thinned {
+                prop_assert!(at.any(|q| q == p), "{:?} out of order", p);
+            }
+            // Each column's extremes.
+            let (first, last) = (points[0].0, points[points.len() - 1].0);
+            let column = |x: f64| (((x - first) / (last - first)) * cols as f64) as usize;
+            for c in 0..=cols {
+                let of = |v: &[(f64, f64)]| {
+                    let ys: Vec<f64> = v.iter().filter(|p| column(p.0) == c).map(|p| p.1).collect();
+                    (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+                };
+                prop_assert_eq!(of(&thinned), of(&points), "column {}", c);
+            }
+        });
+        assert_eq!(thin(vec![], 10), vec![]);
+        assert_eq!(marker_size(100, 400, 3), 3);
+        assert_eq!(marker_size(101, 400, 3), 0);
+    }
+
+    /// More windows than columns: each run of windows has a bar per kind of its windows' latest
+    /// results at the playhead, the largest; results not emitted yet, and results a later one
+    /// replaced, are not among them.
+    #[test]
+    fn column_bars_are_the_largest_latest_results() {
+        use super::super::{ResultBar, ResultsChart};
+        let bar = |step, kind, value| ResultBar { step, kind, value, superseded: false };
+        // Window i: a main result of i at step i; every third also a late result of 1000 + i at
+        // step 500 + i (it replaces the main one once emitted).
+        let windows: Vec<(String, Vec<ResultBar>)> = (0..300)
+            .map(|i| {
+                let mut bars = vec![bar(i, FiringKind::Main, i as f64)];
+                if i % 3 == 0 {
+                    bars.push(bar(500 + i, FiringKind::Late, 1000.0 + i as f64));
+                }
+                (format!("w{i}"), bars)
+            })
+            .collect();
+        let data = ResultsChart { windows, column: "sum" };
+        // 300 windows in 100 columns: runs of 3 (windows 3c, 3c+1, 3c+2).
+        let early = column_bars(&data, 150, 100);
+        // At step 150, windows up to 149 emitted their main result only.
+        assert_eq!(early.len(), 50);
+        assert!(early.iter().all(|b| b.kind == FiringKind::Main && b.windows == 3));
+        assert_eq!(early[10], ColumnBar { first: 30, windows: 3, kind: FiringKind::Main, value: 32.0 });
+        // At the end: window 3c's late result replaced its main one; the run's main bar is the
+        // largest of the other two's.
+        let end = column_bars(&data, 10_000, 100);
+        assert_eq!(end.len(), 200);
+        assert_eq!(end[20], ColumnBar { first: 30, windows: 3, kind: FiringKind::Main, value: 32.0 });
+        assert_eq!(end[21], ColumnBar { first: 30, windows: 3, kind: FiringKind::Late, value: 1030.0 });
+        // 301 windows: the last run is shorter, and every window is in one run.
+        let mut more = data.clone();
+        more.windows.push(("w300".into(), vec![bar(1, FiringKind::Main, -7.0)]));
+        let runs = column_bars(&more, 10_000, 100);
+        assert_eq!(runs.iter().filter(|b| b.kind == FiringKind::Main).map(|b| b.windows).sum::<usize>(), 301);
+        assert_eq!(runs.last(), Some(&ColumnBar { first: 301 - 1, windows: 1, kind: FiringKind::Main, value: -7.0 }));
+    }
 
     /// Axis values in the column's unit: dollars for cents, plain counts.
     #[test]
