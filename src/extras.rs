@@ -40,6 +40,11 @@ mod web {
         };
         let program = codegen::generate(&scenario(scenario_json)?, dialect);
         let o = Object::new();
+        // A long program's lines to show (the page lays out no more); `text` stays whole.
+        if let Some((shown, left_out)) = codegen::shown_lines(&program.text, dialect) {
+            Reflect::set(&o, &"shown".into(), &shown.into())?;
+            Reflect::set(&o, &"left_out".into(), &(left_out as f64).into())?;
+        }
         Reflect::set(&o, &"file_name".into(), &program.file_name.into())?;
         Reflect::set(&o, &"text".into(), &program.text.into())?;
         let caveats: Array = program.caveats.iter().map(|c| JsValue::from_str(c)).collect();

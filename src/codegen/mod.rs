@@ -346,9 +346,71 @@ pub(crate) fn build_error(scenario: &Scenario) -> Option<String> {
     crate::engine::operator::validate(scenario).err().map(|e| e.to_string())
 }
 
+/// Programs longer than this many lines are shown in part ([`shown_lines`]).
+const SHOWN_LINES_MAX: usize = 2_000;
+/// The lines shown of such a program: its head (the imports, the job, the input's start)...
+const HEAD_LINES: usize = 1_200;
+/// ...and its tail (the input's end, the windows, the sinks).
+const TAIL_LINES: usize = 300;
+
+/// What the Code tab shows of a long program (`ui::components::code_panel`), and how many lines it
+/// leaves out: the first and last lines, with a comment in the dialect between them saying how
+/// many are left out and that Copy and Save give the whole program; `None` when it is shown
+/// whole. At 100,000 elements the Java program is 100,000 lines of input: laid out in the page it
+/// was a task of 4 s when the tab opened. Made by the extras module.
+pub fn shown_lines(text: &str, dialect: Dialect) -> Option<(String, usize)> {
+    let lines = text.lines().count();
+    if lines <= SHOWN_LINES_MAX {
+        return None;
+    }
+    let left_out = lines - HEAD_LINES - TAIL_LINES;
+    let comment = match dialect {
+        Dialect::Java => "//",
+        Dialect::PyFlink => "#",
+        Dialect::Sql => "--",
+    };
+    let fold = format!(
+        "{comment} … {left_out} more lines (the input, a line an item) are not shown here: Copy and Save give the whole program."
+    );
+    let mut all = text.lines();
+    let mut shown: Vec<&str> = all.by_ref().take(HEAD_LINES).collect();
+    shown.extend(["", &fold, ""]);
+    shown.extend(all.skip(left_out));
+    Some((shown.join("\n"), left_out))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A program of up to 2,000 lines is shown whole; a longer one as its first 1,200 and last 300
+    /// lines around a comment in its dialect that says how many are left out: with them put back
+    /// in its place, the whole program, in order.
+    #[test]
+    fn a_long_program_is_shown_in_part_and_says_how_much() {
+        let program = |n: usize| (0..n).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
+        assert_eq!(shown_lines(&program(2_000), Dialect::Java), None);
+        for (n, dialect, comment) in
+            [(2_001, Dialect::Java, "//"), (10_000, Dialect::PyFlink, "#"), (100_007, Dialect::Sql, "--")]
+        {
+            let text = program(n);
+            let Some((shown, left_out)) = shown_lines(&text, dialect) else { panic!("{n} lines: in part") };
+            assert_eq!(left_out, n - HEAD_LINES - TAIL_LINES);
+            let lines: Vec<&str> = shown.lines().collect();
+            assert_eq!(lines.len(), HEAD_LINES + 3 + TAIL_LINES);
+            let fold = lines[HEAD_LINES + 1];
+            assert!(fold.starts_with(&format!("{comment} … {left_out} more lines")), "{fold}");
+            assert!(fold.ends_with("Copy and Save give the whole program."));
+            let missing: Vec<String> = (HEAD_LINES..HEAD_LINES + left_out).map(|i| format!("line {i}")).collect();
+            let whole = [
+                &lines[..HEAD_LINES],
+                &missing.iter().map(String::as_str).collect::<Vec<_>>(),
+                &lines[HEAD_LINES + 3..],
+            ]
+            .concat();
+            assert_eq!(whole.join("\n"), text, "{n} lines");
+        }
+    }
 
     /// Durations use the largest exact unit, as a person would write them.
     #[test]

@@ -82,6 +82,9 @@ fn message(e: JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_string())
 }
 
+/// What the Code tab shows of a long program, and how many lines that leaves out.
+pub type Shown = (String, usize);
+
 impl Extras {
     fn call(&self, name: &str, args: &Array) -> Result<JsValue, String> {
         let f = Reflect::get(&self.0, &JsValue::from_str(name))
@@ -91,8 +94,10 @@ impl Extras {
         f.apply(&JsValue::NULL, args).map_err(message)
     }
 
-    /// The Flink program for `scenario_json` in `dialect` ([`crate::codegen::generate`]).
-    pub fn generate(&self, scenario_json: &str, dialect: Dialect) -> Result<Program, String> {
+    /// The Flink program for `scenario_json` in `dialect` ([`crate::codegen::generate`]), and for
+    /// a long one what is shown of it and how many lines that leaves out
+    /// ([`crate::codegen::shown_lines`]).
+    pub fn generate(&self, scenario_json: &str, dialect: Dialect) -> Result<(Program, Option<Shown>), String> {
         let o = self.call("generate_program", &Array::of2(&scenario_json.into(), &dialect.id().into()))?;
         let text =
             |k: &str| Reflect::get(&o, &JsValue::from_str(k)).ok().and_then(|v| v.as_string()).unwrap_or_default();
@@ -101,7 +106,9 @@ impl Extras {
             .and_then(|v| v.dyn_into::<Array>().ok())
             .map(|a| a.iter().filter_map(|c| c.as_string()).collect())
             .unwrap_or_default();
-        Ok(Program { dialect, file_name: text("file_name"), text: text("text"), caveats })
+        let left_out = Reflect::get(&o, &JsValue::from_str("left_out")).ok().and_then(|v| v.as_f64());
+        let part = left_out.map(|n| (text("shown"), n as usize));
+        Ok((Program { dialect, file_name: text("file_name"), text: text("text"), caveats }, part))
     }
 
     /// Renders (or updates) [`crate::ui::components::sinks_view::SinksView`] for the scenario at `step` inside `host`,

@@ -38,8 +38,8 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
         }
     };
     let tabs: Html = Dialect::ALL.iter().map(|d| tab(*d)).collect();
-    let program = match (&*program, extras.as_ref()) {
-        (Some(Ok(p)), _) => p.clone(),
+    let (program, part) = match (&*program, extras.as_ref()) {
+        (Some(Ok((p, part))), _) => (p.clone(), part.clone()),
         (Some(Err(e)), _) | (None, Some(Err(e))) => {
             let e = e.clone();
             return html! {
@@ -103,7 +103,10 @@ pub fn CodePanel(props: &CodePanelProps) -> Html {
                     { for program.caveats.iter().map(|c| html! { <li>{ c.clone() }</li> }) }
                 </ul>
             }
-            <pre class="code" tabindex="0" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}><code>{ program.text.clone() }</code></pre>
+            <pre class="code" tabindex="0" data-testid="code-text" data-dialect={program.dialect.id()} data-file={program.file_name.clone()}
+                data-lines-left-out={part.as_ref().map(|p| p.1.to_string())}>
+                <code>{ part.map_or(program.text.clone(), |p| p.0) }</code>
+            </pre>
         </div>
     }
 }
