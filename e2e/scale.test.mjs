@@ -654,6 +654,23 @@ test('2,000 elements: during a drag the Sinks tab and "why?" keep the scenario f
   await until(page, 'the explanation made again at the drop', () => summary.textContent(), (v) => v !== before);
   assert.match(await summary.textContent(), /^Element 21 arrived on time/);
   assert.notEqual(await entry.getAttribute('data-ts'), '5384', 'the drop moved it');
+  // The sinks' tables show their 200 most recent rows, and say how many they leave out.
+  const main = await page.locator('[data-testid="main-output"]').evaluate((el) => ({
+    title: el.querySelector('h3').textContent,
+    rows: [...el.querySelectorAll('tbody tr')].map((r) => r.cells[0].textContent),
+    leftOut: el.querySelector('[data-testid="rows-left-out"]')?.dataset.count,
+  }));
+  const results = Number(main.title.match(/\((\d+) results\)/)?.[1]);
+  assert.ok(results > 1000, main.title);
+  assert.equal(main.rows.length, 200);
+  assert.deepEqual([main.rows[0], main.rows[199]], [`#${results - 199}`, `#${results}`]);
+  assert.equal(Number(main.leftOut), results - 200);
+  for (const sink of ['sink-append', 'sink-upsert', 'sink-changelog']) {
+    const shown = await page.locator(`[data-testid="${sink}"] tbody tr`).count();
+    const note = page.locator(`[data-testid="${sink}"] [data-testid="rows-left-out"]`);
+    assert.equal(shown, 200, sink);
+    assert.ok(Number(await note.getAttribute('data-count')) > 0, sink);
+  }
 });
 
 test('10,000 elements on the canvas: zoomed in, the lanes draw each element with its id where it has room, as SVG does', { timeout: 120000 }, async (t) => {
