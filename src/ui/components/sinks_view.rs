@@ -196,7 +196,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
             if rows.is_empty() {
                 <p class="empty">{ "No window has fired yet." }</p>
             } else {
-                { left_out_note(first_shown(rows.len())) }
+                { left_out_note(first_shown(rows.len()), rows.len() - first_shown(rows.len())) }
                 // Scrolls sideways when narrow: a named Tab stop (axe scrollable-region-focusable).
                 <div class="table-wrap" tabindex="0" role="region" aria-label="Main output table">
                     <table class="out-table">
@@ -222,14 +222,15 @@ fn first_shown(n: usize) -> usize {
     n.saturating_sub(ROWS_SHOWN)
 }
 
-/// Under a table that leaves out its first `left_out` rows: says so (the totals count them).
-fn left_out_note(left_out: usize) -> Html {
+/// Over a table that shows its `shown` most recent rows and leaves out the `left_out` before them:
+/// says so (the totals count them).
+fn left_out_note(left_out: usize, shown: usize) -> Html {
     if left_out == 0 {
         return Html::default();
     }
     html! {
         <p class="sink-what rows-left-out" data-testid="rows-left-out" data-count={left_out.to_string()}>
-            { format!("The {ROWS_SHOWN} most recent rows; the {left_out} before them are not shown here (the totals count every row).") }
+            { format!("The {shown} most recent rows; the {left_out} before them are not shown here (the totals count every row).") }
         </p>
     }
 }
@@ -286,7 +287,7 @@ fn append_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         <section class="sink" data-testid="sink-append" tabindex="0" aria-label="Append-only sink">
             <h4>{ "Append-only" }</h4>
             <p class="sink-what">{ "Every result is a new row; billing sums them." }</p>
-            { left_out_note(first) }
+            { left_out_note(first, rows.len() - first) }
             <table class="out-table small">
                 <thead><tr><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th><th>{ "running total" }</th></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -298,8 +299,13 @@ fn append_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
 
 fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals) -> Html {
     let rows = d.upsert_at(step);
+    // Its rows are in (key, window) order: the most recent are the last written (their results'
+    // rows), shown in that order.
     let first = first_shown(rows.len());
-    let items = rows.iter().skip(first).map(|u| {
+    let mut written: Vec<_> = rows.iter().map(|u| u.row).collect();
+    written.sort_unstable();
+    let oldest_shown = written.get(first).copied();
+    let items = rows.iter().filter(|u| oldest_shown.is_some_and(|o| u.row >= o)).map(|u| {
         let Some(r) = d.row(u.row) else { return Html::default() };
         html! {
             <tr key={format!("{}:{:?}", u.key, u.window_end)} class={classes!((u.writes > 1).then_some("overwritten"))} data-testid="upsert-row"
@@ -320,7 +326,7 @@ fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         <section class="sink" data-testid="sink-upsert" tabindex="0" aria-label="Upsert sink">
             <h4>{ "Upsert by (key, window_end)" }</h4>
             <p class="sink-what">{ "A later result overwrites the row of the same window." }</p>
-            { left_out_note(first) }
+            { left_out_note(first, rows.len() - first) }
             <table class="out-table small">
                 <thead><tr><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th><th /></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -332,7 +338,13 @@ fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
 
 fn changelog_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals) -> Html {
     let rows = d.changelog_at(step);
+    // Not from between a retraction and its update (−U, +U): from the −U.
     let first = first_shown(rows.len());
+    let first = if rows.get(first).is_some_and(|c| c.kind == ChangeKind::UpdateAfter) {
+        first.saturating_sub(1)
+    } else {
+        first
+    };
     let items = rows.iter().enumerate().skip(first).map(|(i, c)| {
         let Some(r) = d.row(c.row) else { return Html::default() };
         let op = c.kind.short();
@@ -355,7 +367,7 @@ fn changelog_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTota
         <section class="sink" data-testid="sink-changelog" tabindex="0" aria-label="Flink SQL changelog sink">
             <h4>{ "Flink SQL changelog" }</h4>
             <p class="sink-what">{ "+I inserts; −U retracts the old row, +U adds the new." }</p>
-            { left_out_note(first) }
+            { left_out_note(first, rows.len() - first) }
             <table class="out-table small">
                 <thead><tr><th>{ "op" }</th><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -386,7 +398,7 @@ fn side_output(d: &Downstream, step: usize, values: ValueFormat) -> Html {
                 if v.records.is_empty() {
                     <p class="empty">{ "No record was too late yet (sideOutputLateData)." }</p>
                 } else {
-                    { left_out_note(first) }
+                    { left_out_note(first, v.records.len() - first) }
                     <table class="out-table small">
                         <thead><tr><th>{ "id" }</th><th>{ "key" }</th><th>{ "timestamp" }</th><th>{ "value" }</th><th>{ "arrived" }</th></tr></thead>
                         <tbody>{ for items }</tbody>
