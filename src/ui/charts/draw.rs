@@ -382,6 +382,11 @@ pub fn draw_partitions<DB: DrawingBackend>(
     finish_steps_chart(area, chart, playhead, style)
 }
 
+/// The windows a bar of the results chart stands for, with `windows` over `columns` pixel columns.
+fn windows_per_bar(windows: usize, columns: usize) -> usize {
+    windows.div_ceil(columns.max(1)).max(1)
+}
+
 /// A bar of the results chart where there are more windows than pixel columns.
 #[derive(Clone, Debug, PartialEq)]
 struct ColumnBar {
@@ -398,7 +403,7 @@ struct ColumnBar {
 /// that order: late over main). A drawn bar per window (65,000 at 100,000 elements) took
 /// seconds, and the pixels showed only the largest anyway.
 fn column_bars(data: &ResultsChart, playhead: usize, columns: usize) -> Vec<ColumnBar> {
-    let per = data.windows.len().div_ceil(columns.max(1)).max(1);
+    let per = windows_per_bar(data.windows.len(), columns);
     let mut out = Vec::new();
     for (c, windows) in data.windows.chunks(per).enumerate() {
         for kind in [FiringKind::Early, FiringKind::Main, FiringKind::Late] {
@@ -516,7 +521,7 @@ pub fn draw_results<DB: DrawingBackend>(
     }
     legend(&mut chart, SeriesLabelPosition::UpperRight, style)?;
     // The playhead as a caption line at the bottom left: results are per window, not per step.
-    let per = data.windows.len().div_ceil(cols.max(1));
+    let per = windows_per_bar(data.windows.len(), cols);
     let caption = if data.windows.len() > cols {
         format!("at step {playhead}; a bar per {per} windows: the largest latest result of each kind")
     } else {

@@ -158,6 +158,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
     let d = &p.downstream.0;
     let (step, values) = (p.step, p.values);
     let rows = d.rows_at(step);
+    let first = first_shown(rows.len());
     let row = |i: usize, r: &ResultRow| {
         let kind = kind_label(r.kind);
         let note = if let Some(o) = r.recovery_duplicate {
@@ -196,7 +197,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
             if rows.is_empty() {
                 <p class="empty">{ "No window has fired yet." }</p>
             } else {
-                { left_out_note(first_shown(rows.len()), rows.len() - first_shown(rows.len())) }
+                { left_out_note(first, rows.len()) }
                 // Scrolls sideways when narrow: a named Tab stop (axe scrollable-region-focusable).
                 <div class="table-wrap" tabindex="0" role="region" aria-label="Main output table">
                     <table class="out-table">
@@ -205,7 +206,7 @@ fn MainOutput(p: &MainOutputProps) -> Html {
                             <th>{ "firing" }</th><th title="ctx.currentWatermark() when it fired">{ "watermark" }</th>
                             <th title="The output record's timestamp: window.maxTimestamp() = end − 1">{ "record ts" }</th><th />
                         </tr></thead>
-                        <tbody>{ for rows.iter().enumerate().skip(first_shown(rows.len())).map(|(i, r)| row(i, r)) }</tbody>
+                        <tbody>{ for rows.iter().enumerate().skip(first).map(|(i, r)| row(i, r)) }</tbody>
                     </table>
                 </div>
             }
@@ -222,9 +223,10 @@ fn first_shown(n: usize) -> usize {
     n.saturating_sub(ROWS_SHOWN)
 }
 
-/// Over a table that shows its `shown` most recent rows and leaves out the `left_out` before them:
-/// says so (the totals count them).
-fn left_out_note(left_out: usize, shown: usize) -> Html {
+/// Over a table of `total` rows that shows those from `first` on (the most recent) and leaves out
+/// the ones before: says so (the totals count them).
+fn left_out_note(first: usize, total: usize) -> Html {
+    let (left_out, shown) = (first, total - first);
     if left_out == 0 {
         return Html::default();
     }
@@ -287,7 +289,7 @@ fn append_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         <section class="sink" data-testid="sink-append" tabindex="0" aria-label="Append-only sink">
             <h4>{ "Append-only" }</h4>
             <p class="sink-what">{ "Every result is a new row; billing sums them." }</p>
-            { left_out_note(first, rows.len() - first) }
+            { left_out_note(first, rows.len()) }
             <table class="out-table small">
                 <thead><tr><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th><th>{ "running total" }</th></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -326,7 +328,7 @@ fn upsert_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTotals)
         <section class="sink" data-testid="sink-upsert" tabindex="0" aria-label="Upsert sink">
             <h4>{ "Upsert by (key, window_end)" }</h4>
             <p class="sink-what">{ "A later result overwrites the row of the same window." }</p>
-            { left_out_note(first, rows.len() - first) }
+            { left_out_note(first, rows.len()) }
             <table class="out-table small">
                 <thead><tr><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th><th /></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -367,7 +369,7 @@ fn changelog_sink(d: &Downstream, step: usize, values: ValueFormat, t: &SinkTota
         <section class="sink" data-testid="sink-changelog" tabindex="0" aria-label="Flink SQL changelog sink">
             <h4>{ "Flink SQL changelog" }</h4>
             <p class="sink-what">{ "+I inserts; −U retracts the old row, +U adds the new." }</p>
-            { left_out_note(first, rows.len() - first) }
+            { left_out_note(first, rows.len()) }
             <table class="out-table small">
                 <thead><tr><th>{ "op" }</th><th>{ "key" }</th><th>{ "window_end" }</th><th>{ t.column }</th></tr></thead>
                 <tbody>{ for items }</tbody>
@@ -398,7 +400,7 @@ fn side_output(d: &Downstream, step: usize, values: ValueFormat) -> Html {
                 if v.records.is_empty() {
                     <p class="empty">{ "No record was too late yet (sideOutputLateData)." }</p>
                 } else {
-                    { left_out_note(first, v.records.len() - first) }
+                    { left_out_note(first, v.records.len()) }
                     <table class="out-table small">
                         <thead><tr><th>{ "id" }</th><th>{ "key" }</th><th>{ "timestamp" }</th><th>{ "value" }</th><th>{ "arrived" }</th></tr></thead>
                         <tbody>{ for items }</tbody>

@@ -3,9 +3,9 @@
 //! explanation is made by the lazily loaded extras module (`crate::ui::extras::explain`, with
 //! `teach::why`): the popover shows once it is there. It is made again when the scenario changes
 //! under it (a nudge by the arrow keys, a configuration field, a drop): it explains the scenario
-//! being edited, never one before. During a drag it keeps the explanation from before the drag,
-//! and says so: the scenario's JSON and the explanation are made per scenario (at 100,000
-//! elements ≈ 1 s of the page's thread), not per pointer move.
+//! being edited, never one before. It follows a drag of up to 500 elements; during a larger one it
+//! keeps the explanation from before the drag, and says so (`hooks::use_panel_json_when`): the
+//! scenario's JSON and the explanation cost ≈ 1 s of the page's thread at 100,000 elements.
 
 use yew::prelude::*;
 

@@ -61,23 +61,29 @@ pub fn use_panel_json_when(state: &AppState, wanted: bool) -> Option<(ScenarioJs
         *kept = None;
         return None;
     }
-    let scenario = &state.doc.scenario;
-    let large = || scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).nth(LIVE_DRAG_MAX).is_some();
-    match &*kept {
-        Some((made_of, json)) if Rc::ptr_eq(&made_of.0, scenario) => Some((json.clone(), false)),
-        Some((_, json)) if state.drag.is_some() && large() => Some((json.clone(), true)),
-        _ => {
-            let json = ScenarioJson(Rc::from(scenario.to_json_string()));
-            *kept = Some((ScenarioRef(scenario.clone()), json.clone()));
-            Some((json, false))
-        }
-    }
+    Some(panel_json(&mut kept, state))
 }
 
 /// [`use_panel_json_when`] for a panel on show.
 #[hook]
 pub fn use_panel_json(state: &AppState) -> (ScenarioJson, bool) {
-    use_panel_json_when(state, true).unwrap_or_else(|| (ScenarioJson(Rc::from("")), false))
+    let kept = use_mut_ref(|| None::<(ScenarioRef, ScenarioJson)>);
+    panel_json(&mut kept.borrow_mut(), state)
+}
+
+/// The JSON the hooks above give, `held` or made anew, from what they `kept`.
+fn panel_json(kept: &mut Option<(ScenarioRef, ScenarioJson)>, state: &AppState) -> (ScenarioJson, bool) {
+    let scenario = &state.doc.scenario;
+    let large = || scenario.input.iter().filter(|i| matches!(i, InputItem::Element(_))).nth(LIVE_DRAG_MAX).is_some();
+    match &*kept {
+        Some((made_of, json)) if Rc::ptr_eq(&made_of.0, scenario) => (json.clone(), false),
+        Some((_, json)) if state.drag.is_some() && large() => (json.clone(), true),
+        _ => {
+            let json = ScenarioJson(Rc::from(scenario.to_json_string()));
+            *kept = Some((ScenarioRef(scenario.clone()), json.clone()));
+            (json, false)
+        }
+    }
 }
 
 #[derive(Clone)]
